@@ -1,0 +1,51 @@
+// Vocabulary types shared by every warpscope component: address spaces, memory
+// operations, PTX cache operators and the warp's active-lane mask.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace warpscope {
+
+inline constexpr int kWarpSize = 32;
+
+enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture };
+enum class Op : std::uint8_t { Load, Store, Atomic, Reduction };
+
+// PTX cache operators (PTX ISA "Cache Operators"; seed 001 "PTX Cache Operators").
+// Default means "whatever the generation does for this space without a modifier".
+// Nc is ld.global.nc / __ldg (the read-only data path on 3.5+).
+enum class CacheOp : std::uint8_t { Default, Ca, Cg, Cs, Lu, Cv, Nc, Wb, Wt };
+
+// Bit i set <=> lane i executes the access.
+class LaneMask {
+ public:
+  constexpr LaneMask() = default;
+  constexpr explicit LaneMask(std::uint32_t bits) : bits_(bits) {}
+  static constexpr LaneMask full() { return LaneMask(0xffffffffu); }
+
+  constexpr std::uint32_t bits() const { return bits_; }
+  constexpr bool test(int lane) const { return ((bits_ >> lane) & 1u) != 0; }
+  constexpr int count() const { return std::popcount(bits_); }
+  constexpr bool none() const { return bits_ == 0; }
+  // Lanes [first, first + n) only.
+  constexpr LaneMask slice(int first, int n) const {
+    const std::uint32_t window = n >= 32 ? 0xffffffffu : ((1u << n) - 1u) << first;
+    return LaneMask(bits_ & window);
+  }
+  friend constexpr bool operator==(LaneMask, LaneMask) = default;
+
+ private:
+  std::uint32_t bits_ = 0;
+};
+
+std::string_view to_string(Space s);
+std::string_view to_string(Op o);
+std::string_view to_string(CacheOp c);
+std::optional<Space> parse_space(std::string_view text);
+std::optional<Op> parse_op(std::string_view text);
+std::optional<CacheOp> parse_cache_op(std::string_view text);
+
+}  // namespace warpscope

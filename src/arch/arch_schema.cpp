@@ -1,0 +1,106 @@
+#include "arch/arch_schema.hpp"
+
+namespace warpscope::arch {
+
+namespace {
+using P = ParamType;
+using S = ArchSpec;
+}  // namespace
+
+const std::vector<ParamDef>& param_defs() {
+  static const std::vector<ParamDef> defs = {
+      // [sm]
+      {"sm", "warp_size", P::Int, "threads", "threads per warp", &S::warp_size},
+      {"sm", "fp32_cores", P::Int, "cores", "CUDA cores (FP32 lanes) per SM", &S::fp32_cores},
+      {"sm", "fp64_cores", P::Int, "cores", "FP64 units per SM (0: none)", &S::fp64_cores},
+      {"sm", "sfus", P::Int, "units", "special function units per SM", &S::sfus},
+      {"sm", "warp_schedulers", P::Int, "", "warp schedulers per SM", &S::warp_schedulers},
+      {"sm", "dispatch_per_scheduler", P::Int, "instructions", "instructions each scheduler may issue per cycle", &S::dispatch_per_scheduler},
+      // [limits]
+      {"limits", "max_threads_per_block", P::Int, "threads", "", &S::max_threads_per_block},
+      {"limits", "max_blocks_per_sm", P::Int, "blocks", "resident blocks per SM", &S::max_blocks_per_sm},
+      {"limits", "max_warps_per_sm", P::Int, "warps", "resident warps per SM", &S::max_warps_per_sm},
+      {"limits", "max_threads_per_sm", P::Int, "threads", "resident threads per SM", &S::max_threads_per_sm},
+      {"limits", "registers_per_sm", P::Int, "registers", "32-bit registers per SM", &S::registers_per_sm},
+      {"limits", "max_registers_per_block", P::Int, "registers", "32-bit registers per block", &S::max_registers_per_block},
+      {"limits", "max_registers_per_thread", P::Int, "registers", "32-bit registers per thread", &S::max_registers_per_thread},
+      {"limits", "max_shared_per_sm", P::Bytes, "bytes", "shared memory per SM (largest configuration)", &S::max_shared_per_sm},
+      {"limits", "max_shared_per_block", P::Bytes, "bytes", "shared memory per block without opt-in", &S::max_shared_per_block},
+      {"limits", "max_shared_per_block_optin", P::Bytes, "bytes", "shared memory per block with opt-in (dynamic)", &S::max_shared_per_block_optin},
+      {"limits", "reserved_shared_per_block", P::Bytes, "bytes", "shared memory the system reserves per block", &S::reserved_shared_per_block},
+      {"limits", "constant_memory", P::Bytes, "bytes", "constant memory size", &S::constant_memory},
+      {"limits", "local_memory_per_thread", P::Bytes, "bytes", "local memory per thread", &S::local_memory_per_thread},
+      {"limits", "max_resident_grids", P::Int, "grids", "concurrent kernels per device", &S::max_resident_grids},
+      // [allocation]
+      {"allocation", "register_unit", P::Int, "registers", "register allocation unit size", &S::register_allocation_unit},
+      {"allocation", "register_per_warp", P::Bool, "", "true: registers allocated per warp; false: per block", &S::register_allocation_per_warp},
+      {"allocation", "shared_unit", P::Bytes, "bytes", "shared memory allocation unit", &S::shared_allocation_unit},
+      {"allocation", "warp_granularity", P::Int, "warps", "warp allocation granularity", &S::warp_allocation_granularity},
+      // [l1]
+      {"l1", "unified_size", P::Bytes, "bytes", "on-chip memory shared by L1 and shared memory (0: separate)", &S::unified_l1_shared},
+      {"l1", "shared_capacities", P::BytesList, "bytes", "shared-memory capacities the configuration/carveout may select", &S::shared_capacities},
+      {"l1", "default_shared_capacity", P::Bytes, "bytes", "shared-memory capacity of the default configuration", &S::default_shared_capacity},
+      {"l1", "size", P::Bytes, "bytes", "L1 data capacity at the default configuration (0: no L1)", &S::l1_size},
+      {"l1", "line_size", P::Int, "bytes", "L1 line size", &S::l1_line},
+      {"l1", "sector_size", P::Int, "bytes", "L1 sector size", &S::l1_sector},
+      {"l1", "caches_global_loads", P::Bool, "", "global loads cached in L1 by default", &S::l1_caches_global},
+      {"l1", "global_opt_in", P::Bool, "", "ld.ca / -Xptxas -dlcm=ca caches global loads in L1", &S::l1_global_opt_in},
+      {"l1", "caches_local", P::Bool, "", "local memory cached in L1", &S::l1_caches_local},
+      // [global]
+      {"global", "request_lanes", P::PerSize, "lanes", "lanes per independent request for 1,2,4,8,16-byte accesses", &S::request_lanes},
+      {"global", "segment_bytes", P::PerSize, "bytes", "CC 1.2/1.3 coalescing segment for 1,2,4,8,16-byte words", &S::segment_bytes},
+      {"global", "l2_segment", P::Int, "bytes", "granularity of L2-only (non-caching) transactions", &S::l2_segment},
+      // [shared]
+      {"shared", "banks", P::Int, "banks", "shared-memory banks", &S::shared_banks},
+      {"shared", "bank_width", P::Int, "bytes", "bank width in the default mode", &S::bank_width},
+      {"shared", "bank_width_modes", P::IntList, "bytes", "selectable bank widths", &S::bank_width_modes},
+      {"shared", "group_lanes", P::PerSize, "lanes", "lanes served together for 1,2,4,8,16-byte accesses", &S::shared_group_lanes},
+      {"shared", "broadcast", P::BroadcastKind, "", "single-word (1.x) or any-words (2.x+)", &S::shared_broadcast},
+      {"shared", "split_wide_accesses", P::Bool, "", "accesses wider than 32 bits split into 32-bit accesses", &S::shared_split_wide},
+      {"shared", "extra_pass_128bit", P::Bool, "", "128-bit accesses take one extra way (2.x)", &S::shared_128bit_extra_pass},
+      // [readonly]
+      {"readonly", "present", P::Bool, "", "ld.global.nc / __ldg uses a read-only data cache", &S::readonly_present},
+      {"readonly", "size", P::Bytes, "bytes", "read-only data cache per SM", &S::readonly_size},
+      {"readonly", "query_bytes", P::Int, "bytes", "read-only cache query granularity", &S::readonly_query_bytes},
+      {"readonly", "threads_per_query", P::Int, "lanes", "lanes converted to queries at a time (0: no query rule)", &S::readonly_threads_per_query},
+      // [texture]
+      {"texture", "working_set_min", P::Bytes, "bytes", "texture cache working set per SM, lower bound", &S::texture_working_set_min},
+      {"texture", "working_set_max", P::Bytes, "bytes", "texture cache working set per SM, upper bound", &S::texture_working_set_max},
+      // [constant]
+      {"constant", "working_set", P::Bytes, "bytes", "constant cache working set per SM", &S::constant_working_set},
+      {"constant", "request_lanes", P::Int, "lanes", "lanes per constant request (16: half-warp on 1.x)", &S::constant_request_lanes},
+      // [l2]
+      {"l2", "max_size", P::Bytes, "bytes", "largest L2 of the generation", &S::l2_max_size},
+      {"l2", "line_size", P::Int, "bytes", "L2 line size", &S::l2_line},
+      {"l2", "sector_size", P::Int, "bytes", "L2 sector size", &S::l2_sector},
+  };
+  return defs;
+}
+
+std::string type_name(ParamType t) {
+  switch (t) {
+    case P::Int: return "integer";
+    case P::Bytes: return "bytes (integer or \"48K\")";
+    case P::Bool: return "boolean";
+    case P::Text: return "string";
+    case P::IntList: return "list of integers";
+    case P::BytesList: return "list of byte sizes";
+    case P::PerSize: return "list of 5 integers (1,2,4,8,16-byte accesses)";
+    case P::BroadcastKind: return "\"single-word\" or \"any-words\"";
+  }
+  return "?";
+}
+
+}  // namespace warpscope::arch
+
+namespace warpscope {
+const std::vector<ArchSchemaKey>& arch_schema() {
+  static const std::vector<ArchSchemaKey> keys = [] {
+    std::vector<ArchSchemaKey> out;
+    for (const auto& d : arch::param_defs())
+      out.push_back({std::string(d.section) + "." + d.name, arch::type_name(d.type), d.unit, d.description});
+    return out;
+  }();
+  return keys;
+}
+}  // namespace warpscope

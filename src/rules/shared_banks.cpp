@@ -1,0 +1,124 @@
+// Shared-memory bank conflicts: wavefronts (passes through the banks) per warp
+// instruction.
+//
+// Model: the warp is served in groups of lanes (group_lanes by access size:
+// whole warp for <= 32-bit, half-warps for 64-bit, quarter-warps for 128-bit on
+// 2.x and 5.x+; half-warps for everything on 1.x). Within a group, each bank
+// serves one row per pass; threads touching the same row of a bank share it
+// (broadcast). A group takes max over banks of distinct rows passes.
+//  - banks, width, broadcast of any words: seed000 G.3.3 (2.x), G.5.3 (5.x);
+//  - 64-bit: conflicts only within a half-warp; 128-bit: within a quarter-warp,
+//    plus one way on 2.x (seed000 G.3.3 "Larger Than 32-Bit Access");
+//  - Kepler: 64-bit banks; 64-bit mode maps 64-bit words to banks, 32-bit mode
+//    maps 32-bit words but words i and i+32 of a 64-word segment share a row
+//    (seed000 G.4.3);
+//  - 1.x: 16 banks per half-warp, one broadcast word per pass, wider accesses
+//    split into 32-bit ones (PG 1.x G.3.3; seed002 8.1.4 on 8/16-bit reads).
+#include <algorithm>
+#include <bit>
+
+#include "rules/global_rules.hpp"
+#include "rules/small_map.hpp"
+
+namespace warpscope::rules {
+namespace {
+
+std::uint64_t lane_addr(const WarpAccess& a, int lane) {
+  return a.addr[static_cast<unsigned>(lane)] & ~static_cast<std::uint64_t>(a.size - 1);
+}
+
+// 2.x and later: any number of words broadcast per pass.
+std::uint32_t group_passes(const WarpAccess& a, int first, int lanes, unsigned width, unsigned row_bytes,
+                           unsigned banks) {
+  SmallMap<std::uint8_t, 256> rows;  // key: (row, bank); value unused
+  std::array<std::uint8_t, 64> per_bank{};
+  std::uint32_t worst = 0;
+  const unsigned words = std::max(1u, a.size / width);
+  std::uint64_t last_word = ~0ull;
+  for (int lane = first; lane < first + lanes; ++lane) {
+    if (!a.active.test(lane)) continue;
+    const std::uint64_t word0 = lane_addr(a, lane) / width;
+    if (word0 == last_word && words == 1) continue;
+    last_word = word0;
+    for (unsigned i = 0; i < words; ++i) {
+      const std::uint64_t word = word0 + i;
+      const auto bank = static_cast<unsigned>(word % banks);
+      const std::uint64_t row = word * width / row_bytes;
+      bool inserted = false;
+      rows.get(row * banks + bank, inserted);
+      if (inserted) worst = std::max<std::uint32_t>(worst, ++per_bank[bank]);
+    }
+  }
+  return worst;
+}
+
+// 1.x: per pass, every thread of one broadcast word plus one thread per other bank.
+std::uint32_t tesla_passes(const WarpAccess& a, int first, int lanes, unsigned offset, unsigned size,
+                           unsigned banks) {
+  std::uint32_t pending = 0;
+  for (int k = 0; k < lanes; ++k)
+    if (a.active.test(first + k)) pending |= 1u << k;
+  auto addr_of = [&](int k) { return (lane_addr(a, first + k) + offset) & ~static_cast<std::uint64_t>(size - 1); };
+  std::uint32_t passes = 0;
+  while (pending != 0) {
+    ++passes;
+    const std::uint64_t broadcast_word = addr_of(std::countr_zero(pending)) / 4;
+    std::uint64_t banks_served = 1ull << (broadcast_word % banks);
+    std::uint32_t served = 0;
+    for (int k = 0; k < lanes; ++k) {
+      if (!((pending >> k) & 1u)) continue;
+      const std::uint64_t word = addr_of(k) / 4;
+      const std::uint64_t bank_bit = 1ull << (word % banks);
+      if (word == broadcast_word) {
+        served |= 1u << k;
+      } else if ((banks_served & bank_bit) == 0) {
+        banks_served |= bank_bit;
+        served |= 1u << k;
+      }
+    }
+    pending &= ~served;
+  }
+  return passes;
+}
+
+}  // namespace
+
+void shared_banks(const WarpAccess& a, const ArchSpec& arch, const RulesOptions& options, InstructionCounts& c) {
+  const auto banks = static_cast<unsigned>(arch.shared_banks);
+  const int lanes = arch.shared_group_lanes[static_cast<unsigned>(size_index(a.size))];
+  c.applies |= InstructionCounts::kWavefronts;
+
+  std::uint32_t wavefronts = 0, ideal = 0;
+  if (arch.shared_broadcast == Broadcast::SingleWord) {
+    const bool split = arch.shared_split_wide && a.size > 4;
+    const unsigned piece = split ? 4u : a.size;
+    const unsigned pieces = split ? a.size / 4u : 1u;
+    for (int first = 0; first < kWarpSize; first += lanes) {
+      if (a.active.slice(first, lanes).none()) continue;
+      for (unsigned p = 0; p < pieces; ++p) {
+        wavefronts += tesla_passes(a, first, lanes, p * 4u, piece, banks);
+        ++ideal;
+      }
+    }
+  } else {
+    const unsigned width = static_cast<unsigned>(options.bank_width > 0 ? options.bank_width : arch.bank_width);
+    unsigned physical = width;
+    for (int m : arch.bank_width_modes) physical = std::max(physical, static_cast<unsigned>(m));
+    const unsigned row_bytes = physical * banks;
+    const bool extra = arch.shared_128bit_extra_pass && a.size == 16;
+    for (int first = 0; first < kWarpSize; first += lanes) {
+      if (a.active.slice(first, lanes).none()) continue;
+      wavefronts += group_passes(a, first, lanes, width, row_bytes, banks) + (extra ? 1u : 0u);
+      ++ideal;
+    }
+  }
+  c.wavefronts = wavefronts;
+  c.ideal_wavefronts = ideal;
+  c.bank_conflicts = wavefronts - ideal;
+  if (arch.rules != RulesFamily::Volta) {
+    c.applies |= InstructionCounts::kReplays;
+    c.replays = wavefronts > 0 ? wavefronts - 1 : 0;
+  }
+}
+
+}  // namespace warpscope::rules
