@@ -157,7 +157,10 @@ class Parser {
 
   std::string describe(const Token& t) const {
     if (t.kind == Tok::kEnd) return "end of expression";
-    return "'" + shorten(text_.substr(t.begin, t.end - t.begin)) + "'";
+    std::string out(1, '\'');
+    out += shorten(text_.substr(t.begin, t.end - t.begin));
+    out += '\'';
+    return out;
   }
 
   // Lexes the next token into tok_.

@@ -1,0 +1,27 @@
+// The warpscope command: each subcommand registers itself on the CLI11 app and
+// is a thin client of the library.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "warpscope/arch.hpp"
+
+namespace warpscope::cli {
+
+struct GlobalOptions {
+  std::vector<std::string> arch_dirs;  // --arch-dir, searched after the built-in database
+};
+
+// The architecture database with the user's extra directories.
+const ArchDatabase& database(const GlobalOptions& g);
+
+// Each returns the action to run when its subcommand was selected.
+using Action = std::function<int()>;
+Action add_archs_commands(CLI::App& app, const GlobalOptions& g, Action& arch_action);
+Action add_pattern_command(CLI::App& app, const GlobalOptions& g);
+Action add_demo_command(CLI::App& app, const GlobalOptions& g);
+
+}  // namespace warpscope::cli

@@ -1,0 +1,107 @@
+// `warpscope pattern`: one warp access, described on the command line, on
+// several architectures side by side.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli.hpp"
+#include "core/parse_number.hpp"
+#include "pattern/pattern.hpp"
+#include "report/counts_report.hpp"
+#include "warpscope/error.hpp"
+#include "warpscope/rules.hpp"
+
+namespace warpscope::cli {
+namespace {
+
+struct PatternArgs {
+  std::string archs = "sm_13,sm_20,sm_35,sm_61,sm_90";
+  std::string space = "global", op = "ld", index = "lane", base = "0", cache = "default", mask = "ffffffff";
+  unsigned size = 4;
+  int bank_width = 0;
+  bool json = false;
+  bool lanes = false;
+};
+
+PatternSpec to_spec(const PatternArgs& a) {
+  PatternSpec s;
+  auto space = parse_space(a.space);
+  if (!space) throw InputError(fmt::format("--space {}: expected global, shared, const, local or texture", a.space));
+  auto op = parse_op(a.op);
+  if (!op) throw InputError(fmt::format("--op {}: expected ld, st, atom or red", a.op));
+  auto cache = parse_cache_op(a.cache);
+  if (!cache) throw InputError(fmt::format("--cache {}: expected ca, cg, cs, lu, cv, nc (ldg), wb or wt", a.cache));
+  auto base = parse_u64(a.base);
+  if (!base) throw InputError(fmt::format("--base {}: expected an address such as 4096, 0x1000 or 48K", a.base));
+  auto mask = parse_hex_mask(a.mask);
+  if (!mask) throw InputError(fmt::format("--mask {}: expected up to 8 hex digits, e.g. ffff0000", a.mask));
+  s.space = *space;
+  s.op = *op;
+  s.cache = *cache;
+  s.base = *base;
+  s.mask = *mask;
+  s.size = a.size;
+  s.index = a.index;
+  return s;
+}
+
+std::string lane_map(const WarpAccess& w) {
+  std::string out;
+  for (int l = 0; l < kWarpSize; ++l) {
+    if (l % 8 == 0) out += fmt::format("  lanes {:2}-{:2}:", l, l + 7);
+    out += w.active.test(l) ? fmt::format(" {:#8x}", w.addr[static_cast<unsigned>(l)]) : std::string("        -");
+    if (l % 8 == 7) out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+Action add_pattern_command(CLI::App& app, const GlobalOptions& g) {
+  auto args = std::make_shared<PatternArgs>();
+  auto* cmd = app.add_subcommand("pattern", "one warp access on several architectures side by side");
+  cmd->footer(
+      "EXPR: integers, lane (or tid), + - * / % << >> & | ^ ~, parentheses, min(a,b), max(a,b),\n"
+      "      rand(seed, n) (deterministic, 0..n-1 per lane) and perm(seed) (a permutation of 0..31).\n"
+      "Example: warpscope pattern --arch sm_20,sm_35,sm_90 --space shared --size 4 --index 'lane*33'");
+  cmd->add_option("--arch", args->archs, "comma-separated architectures (sm_35, 3.5, 35; 'all')")->capture_default_str();
+  cmd->add_option("--space", args->space, "global | shared | const | local | texture")->capture_default_str();
+  cmd->add_option("--op", args->op, "ld | st | atom | red")->capture_default_str();
+  cmd->add_option("--size", args->size, "bytes per lane: 1, 2, 4, 8 or 16")->capture_default_str();
+  cmd->add_option("--index", args->index, "lane i accesses base + size * EXPR(i)")->capture_default_str();
+  cmd->add_option("--base", args->base, "base byte address (decimal, 0x hex, K/M suffix)")->capture_default_str();
+  cmd->add_option("--cache", args->cache, "PTX cache operator: ca cg cs lu cv nc (loads), wb cg cs wt (stores)")
+      ->capture_default_str();
+  cmd->add_option("--mask", args->mask, "active lanes, hex (bit i = lane i)")->capture_default_str();
+  cmd->add_option("--bank-width", args->bank_width, "shared bank width in bytes, 4 or 8 (Kepler modes)")
+      ->check(CLI::IsMember({0, 4, 8}));
+  cmd->add_flag("--json", args->json, "print JSON");
+  cmd->add_flag("--lanes", args->lanes, "also print every lane's address");
+
+  return [&g, args]() {
+    const PatternSpec spec = to_spec(*args);
+    const WarpAccess access = build_pattern(spec);
+    const auto archs = database(g).get_list(args->archs);
+    RulesOptions options;
+    options.bank_width = args->bank_width;
+    std::vector<report::ArchResult> results;
+    for (const auto* e : archs) results.push_back({&e->spec, analyze(access, e->spec, options)});
+
+    if (args->json) {
+      nlohmann::json out;
+      out["pattern"] = {{"space", std::string(to_string(spec.space))}, {"op", std::string(to_string(spec.op))},
+                        {"size", spec.size}, {"index", spec.index}, {"base", spec.base},
+                        {"cache", std::string(to_string(spec.cache))}, {"mask", fmt::format("{:08x}", spec.mask)}};
+      out["results"] = nlohmann::json::array();
+      for (const auto& r : results) out["results"].push_back(report::counts_json(r));
+      fmt::print("{}\n", out.dump(2));
+      return 0;
+    }
+    fmt::print("{}\n", describe(spec));
+    if (args->lanes) fmt::print("{}", lane_map(access));
+    fmt::print("\n{}", report::counts_table(results));
+    return 0;
+  };
+}
+
+}  // namespace warpscope::cli

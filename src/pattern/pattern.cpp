@@ -1,0 +1,74 @@
+#include "pattern/pattern.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+
+#include "warpscope/error.hpp"
+#include "warpscope/lane_expr.hpp"
+
+namespace warpscope {
+namespace {
+
+void check_cache_op(const PatternSpec& s) {
+  if (s.cache == CacheOp::Default) return;
+  if (s.space != Space::Global && s.space != Space::Local)
+    throw InputError(fmt::format("--cache {} applies to global and local accesses, not {}", to_string(s.cache),
+                                 to_string(s.space)));
+  const bool load_op = s.cache == CacheOp::Ca || s.cache == CacheOp::Cg || s.cache == CacheOp::Cs ||
+                       s.cache == CacheOp::Lu || s.cache == CacheOp::Cv || s.cache == CacheOp::Nc;
+  const bool store_op = s.cache == CacheOp::Wb || s.cache == CacheOp::Cg || s.cache == CacheOp::Cs ||
+                        s.cache == CacheOp::Wt;
+  if (s.op == Op::Load && !load_op)
+    throw InputError(fmt::format("--cache {} is a store operator; loads take ca, cg, cs, lu, cv or nc", to_string(s.cache)));
+  if (s.op == Op::Store && !store_op)
+    throw InputError(fmt::format("--cache {} is a load operator; stores take wb, cg, cs or wt", to_string(s.cache)));
+  if (s.op == Op::Atomic || s.op == Op::Reduction)
+    throw InputError("--cache does not apply to atomics");
+}
+
+}  // namespace
+
+WarpAccess build_pattern(const PatternSpec& s) {
+  if (s.size != 1 && s.size != 2 && s.size != 4 && s.size != 8 && s.size != 16)
+    throw InputError(fmt::format("--size {}: must be 1, 2, 4, 8 or 16 bytes", s.size));
+  if (s.space == Space::Const && s.op != Op::Load)
+    throw InputError(fmt::format("--space const is read-only: --op {} is not possible", to_string(s.op)));
+  if (s.space == Space::Texture && s.op != Op::Load)
+    throw InputError("--space texture is read-only: only --op ld");
+  if (s.base % s.size != 0)
+    throw InputError(fmt::format("--base {:#x} is not a multiple of --size {}: GPUs require naturally aligned accesses",
+                                 s.base, s.size));
+  if (s.base > static_cast<std::uint64_t>(INT64_MAX)) throw InputError(fmt::format("--base {:#x} is too large", s.base));
+  check_cache_op(s);
+  const LaneExpr expr = LaneExpr::parse(s.index);
+
+  WarpAccess a;
+  a.space = s.space;
+  a.op = s.op;
+  a.size = static_cast<std::uint8_t>(s.size);
+  a.cache = s.cache;
+  a.active = LaneMask(s.mask);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!a.active.test(lane)) continue;
+    const std::int64_t index = expr.eval(lane);
+    // base + size * index, checked: negative or past 2^63 is an error, not a wrap.
+    std::int64_t offset = 0, addr = 0;
+    if (__builtin_mul_overflow(static_cast<std::int64_t>(s.size), index, &offset) ||
+        __builtin_add_overflow(static_cast<std::int64_t>(s.base), offset, &addr) || addr < 0)
+      throw InputError(fmt::format("lane {}: index {} puts the address outside 0 .. 2^63-1 (base {:#x}, size {})", lane,
+                                   index, s.base, s.size));
+    a.addr[static_cast<unsigned>(lane)] = static_cast<std::uint64_t>(addr);
+  }
+  return a;
+}
+
+std::string describe(const PatternSpec& s) {
+  std::string out = fmt::format("{} {} {} B per lane, lane i -> base + {} * ({}), base {:#x}", to_string(s.space),
+                                to_string(s.op), s.size, s.size, s.index, s.base);
+  if (s.mask != 0xffffffffu) out += fmt::format(", mask {:#010x}", s.mask);
+  if (s.cache != CacheOp::Default) out += fmt::format(", cache .{}", to_string(s.cache));
+  return out;
+}
+
+}  // namespace warpscope

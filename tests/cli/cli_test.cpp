@@ -1,0 +1,161 @@
+// Whole-tool tests through the command line: outputs, JSON shape, and that bad
+// input anywhere gives one clear error line and exit code 2.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/run_cli.hpp"
+
+namespace warpscope::test {
+namespace {
+
+TEST(CliArchs, ListsEveryComputeCapability) {
+  auto r = run_cli("archs --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  std::vector<std::string> names;
+  for (const auto& a : j["architectures"]) names.push_back(a["name"]);
+  const std::vector<std::string> expected = {"sm_10", "sm_11", "sm_12", "sm_13", "sm_20", "sm_21", "sm_30",
+                                             "sm_32", "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60",
+                                             "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86",
+                                             "sm_87", "sm_89", "sm_90", "sm_100", "sm_103", "sm_120", "sm_121"};
+  EXPECT_EQ(names, expected);
+  auto text = run_cli("archs");
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.out.find("sm_120"), std::string::npos);
+}
+
+TEST(CliArch, AcceptsEverySpellingOfAName) {
+  auto ref = run_cli("arch sm_35 --json");
+  ASSERT_EQ(ref.exit_code, 0) << ref.err;
+  for (const char* spelling : {"3.5", "35", "sm35", "SM_35", "compute_35"}) {
+    auto r = run_cli(std::string("arch ") + spelling + " --json");
+    EXPECT_EQ(r.exit_code, 0) << spelling << ": " << r.err;
+    EXPECT_EQ(r.out, ref.out) << spelling;
+  }
+  auto j = nlohmann::json::parse(ref.out);
+  EXPECT_EQ(j["cc"], "3.5");
+  EXPECT_EQ(j["params"]["shared.banks"]["value"], "32");
+  EXPECT_NE(j["params"]["shared.banks"]["source"].get<std::string>().find("seed000"), std::string::npos);
+}
+
+TEST(CliArch, TextShowsEverySource) {
+  auto r = run_cli("arch sm_90");
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("limits.max_shared_per_block_optin"), std::string::npos);
+  EXPECT_NE(r.out.find("227 KB"), std::string::npos);
+  EXPECT_NE(r.out.find("seed001 20.8.3"), std::string::npos);
+}
+
+TEST(CliArch, UnknownNameListsTheKnownOnes) {
+  auto r = run_cli("arch sm_99");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_EQ(count_lines(r.err), 1);
+  EXPECT_NE(r.err.find("unknown architecture \"sm_99\""), std::string::npos);
+  EXPECT_NE(r.err.find("sm_10, sm_11"), std::string::npos);
+}
+
+TEST(CliPattern, JsonMatchesTheSeedScenario) {
+  // seed001 non-caching misaligned load: 5 segments, 160 B, 80%.
+  auto r = run_cli("pattern --arch sm_20,sm_35,sm_90 --index 'lane+1' --cache cg --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["results"].size(), 3u);
+  for (const auto& res : j["results"]) {
+    EXPECT_EQ(res["sectors"], 5) << res["arch"];
+    EXPECT_EQ(res["bytes_needed"], 128);
+    EXPECT_EQ(res["bytes_moved"], 160);
+    EXPECT_DOUBLE_EQ(res["bus_utilization"].get<double>(), 0.8);
+    EXPECT_EQ(res["requests"], 1);
+  }
+  EXPECT_EQ(j["results"][0]["arch"], "sm_20");
+  EXPECT_EQ(j["results"][0]["replays"], 1);
+  EXPECT_FALSE(j["results"][2].contains("replays"));
+}
+
+TEST(CliPattern, SharedJsonHasWavefrontsAndConflicts) {
+  auto r = run_cli("pattern --arch sm_90 --space shared --index 'lane*32' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto res = nlohmann::json::parse(r.out)["results"][0];
+  EXPECT_EQ(res["wavefronts"], 32);
+  EXPECT_EQ(res["bank_conflicts"], 31);
+  EXPECT_FALSE(res.contains("sectors"));
+}
+
+TEST(CliPattern, TextTableSideBySide) {
+  auto r = run_cli("pattern --arch sm_13,sm_20,sm_35,sm_90 --index 'lane+1'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("sm_13  sm_20  sm_35  sm_90"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bus utilization"), std::string::npos);
+}
+
+TEST(CliPattern, ExpressionErrorHasACaret) {
+  auto r = run_cli("pattern --index 'lane * (2 +'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find("lane * (2 +\n           ^"), std::string::npos) << r.err;
+}
+
+TEST(CliPattern, BadInputIsOneLineAndExitTwo) {
+  const char* bad[] = {
+      "pattern --size 3",          "pattern --size 0",          "pattern --size -4",
+      "pattern --size abc",        "pattern --space heap",      "pattern --op mov",
+      "pattern --cache xx",        "pattern --mask 1ffffffff",  "pattern --mask zz",
+      "pattern --base 0x3",        "pattern --base -1",         "pattern --base 99999999999999999999999",
+      "pattern --arch sm_42",      "pattern --arch ''",         "pattern --arch sm_20,,sm_35",
+      "pattern --index 'lane-1'",  "pattern --space const --op st",
+      "pattern --op st --cache nc", "pattern --op ld --cache wt", "pattern --space shared --cache cg",
+      "pattern --bank-width 6",    "pattern --bogus",           "pattern extra-positional",
+      "arch",                      "frobnicate",                "",
+      "pattern --index 'lane*0x7fffffffffffffff'",
+  };
+  for (const char* args : bad) {
+    auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+    EXPECT_GE(count_lines(r.err), 1) << args;
+    EXPECT_LE(count_lines(r.err), 2) << args << "\n" << r.err;  // message (+ a usage hint)
+    EXPECT_EQ(r.err.rfind("warpscope: error: ", 0), 0u) << args << "\n" << r.err;
+  }
+}
+
+TEST(CliDemo, ShowsEveryScenarioOnFiveGenerations) {
+  auto r = run_cli("demo");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"aligned, consecutive", "permuted", "misaligned", "broadcast", "scattered", "12-byte struct",
+                        "stride 2 words", "padded 32x33 tile", "64-bit words", "128-bit words", "char array"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+  for (const char* a : {"sm_13", "sm_20", "sm_35", "sm_61", "sm_90"}) EXPECT_NE(r.out.find(a), std::string::npos) << a;
+}
+
+TEST(CliArchDir, UserFileAddsAnArchitectureWithoutRecompiling) {
+  const auto dir = std::filesystem::temp_directory_path() / ("warpscope_archdir_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream f(dir / "sm_88.toml");
+    f << "name = \"sm_88\"\ncc = \"8.8\"\nfamily = \"Ampere\"\ndescription = \"a made-up GPU\"\ninherits = \"sm_86\"\n"
+         "[limits]\nmax_blocks_per_sm = { value = 24, source = \"test\" }\n";
+  }
+  auto r = run_cli("--arch-dir " + dir.string() + " arch 8.8 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["params"]["limits.max_blocks_per_sm"]["value"], "24");
+  EXPECT_NE(j["params"]["shared.banks"]["source"].get<std::string>().find("inherited from sm_"), std::string::npos);
+  auto env = run_cli("arch sm_88", "WARPSCOPE_ARCH_PATH=" + dir.string());
+  EXPECT_EQ(env.exit_code, 0) << env.err;
+  {
+    std::ofstream f(dir / "sm_88.toml");
+    f << "name = \"sm_88\"\ncc = \"8.8\"\ninherits = \"sm_86\"\n[limits]\nmax_blocks = { value = 24, source = \"x\" }\n";
+  }
+  auto bad = run_cli("--arch-dir " + dir.string() + " archs");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("sm_88.toml"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("limits.max_blocks"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("max_blocks_per_sm"), std::string::npos) << bad.err;  // lists the known keys
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace warpscope::test
