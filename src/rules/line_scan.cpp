@@ -1,8 +1,9 @@
 #include "rules/line_scan.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <iterator>
 
-#include "rules/small_map.hpp"
 
 namespace warpscope::rules {
 namespace {
@@ -14,62 +15,152 @@ struct LineEntry {
   std::uint8_t all_sectors;  // sectors touched by any sub-request
 };
 
-// Bytes [offset, offset + size) of a 128-bit mask, size <= 16, no wrap (aligned).
-inline void mark_bytes(std::uint64_t (&bytes)[2], unsigned offset, unsigned size) {
-  const std::uint64_t run = size >= 64 ? ~0ull : ((1ull << size) - 1);
-  bytes[offset >> 6] |= run << (offset & 63);
+// Marks bytes [offset, offset + size) of a 128-bit mask (size <= 16, aligned, so
+// no wrap) and returns how many were not marked before.
+inline std::uint32_t mark_bytes(std::uint64_t (&bytes)[2], unsigned offset, unsigned size) {
+  const std::uint64_t run = ((1ull << size) - 1) << (offset & 63);
+  std::uint64_t& word = bytes[offset >> 6];
+  const auto fresh = static_cast<std::uint32_t>(std::popcount(run & ~word));
+  word |= run;
+  return fresh;
+}
+
+// lane l at addr[0] + l * size for every lane (an OR-reduction the compiler vectorizes).
+bool contiguous(const WarpAccess& a, std::uint64_t align_mask) {
+  const std::uint64_t a0 = a.addr[0] & align_mask;
+  const std::uint64_t size = a.size;
+  std::uint64_t diff = 0;
+  for (unsigned l = 0; l < kWarpSize; ++l) diff |= (a.addr[l] & align_mask) ^ (a0 + l * size);
+  return diff == 0;
+}
+
+// Lines and sectors of the byte range [lo, hi), counted arithmetically.
+inline std::uint32_t units(std::uint64_t lo, std::uint64_t hi, int shift) {
+  return static_cast<std::uint32_t>(((hi - 1) >> shift) - (lo >> shift) + 1);
+}
+
+LineScan scan_contiguous(const WarpAccess& a, int lanes_per_sub, int line_shift, int sector_shift) {
+  LineScan out;
+  const std::uint64_t lo = a.addr[0] & ~static_cast<std::uint64_t>(a.size - 1);
+  const std::uint64_t hi = lo + static_cast<std::uint64_t>(kWarpSize) * a.size;
+  out.lines = units(lo, hi, line_shift);
+  out.sectors = units(lo, hi, sector_shift);
+  out.bytes_needed = static_cast<std::uint32_t>(hi - lo);
+  const std::uint64_t sub_bytes = static_cast<std::uint64_t>(lanes_per_sub) * a.size;
+  for (std::uint64_t s = lo; s < hi; s += sub_bytes) {
+    ++out.sub_requests;
+    out.sub_lines += units(s, s + sub_bytes, line_shift);
+    out.sub_sectors += units(s, s + sub_bytes, sector_shift);
+  }
+  return out;
+}
+
+// The whole warp is one request (Volta+, and any sub-request of 32 lanes): the
+// per-sub-request bookkeeping drops out, which halves the work per lane.
+LineScan scan_whole_warp(const WarpAccess& a, int line_shift, int sector_shift) {
+  struct Entry {
+    std::uint64_t bytes[2];
+    std::uint8_t sectors;
+  };
+  constexpr unsigned kSlots = 64;
+  constexpr std::uint64_t kEmpty = ~0ull;
+  std::uint64_t keys[kSlots];
+  Entry entries[kSlots];
+  std::fill(std::begin(keys), std::end(keys), kEmpty);
+
+  LineScan out;
+  out.sub_requests = 1;
+  const unsigned size = a.size;
+  const std::uint64_t align_mask = ~static_cast<std::uint64_t>(size - 1);
+  const std::uint64_t line_mask = (1ull << line_shift) - 1;
+  std::uint64_t last_line = kEmpty;
+  Entry* e = nullptr;
+  for (std::uint32_t lanes = a.active.bits(); lanes != 0; lanes &= lanes - 1) {
+    const std::uint64_t addr = a.addr[static_cast<unsigned>(std::countr_zero(lanes))] & align_mask;
+    const std::uint64_t line = addr >> line_shift;
+    if (line != last_line) {
+      unsigned h = static_cast<unsigned>((line * 0x9E3779B97F4A7C15ull) >> 58);
+      while (keys[h] != line && keys[h] != kEmpty) h = (h + 1) & (kSlots - 1);
+      e = &entries[h];
+      if (keys[h] == kEmpty) {
+        keys[h] = line;
+        *e = Entry{};
+        ++out.lines;
+      }
+      last_line = line;
+    }
+    const unsigned offset = static_cast<unsigned>(addr & line_mask);
+    const auto sector_bit = static_cast<std::uint8_t>(1u << (offset >> sector_shift));
+    out.sectors += (e->sectors & sector_bit) == 0 ? 1u : 0u;
+    e->sectors |= sector_bit;
+    out.bytes_needed += mark_bytes(e->bytes, offset, size);
+  }
+  out.sub_lines = out.lines;
+  out.sub_sectors = out.sectors;
+  return out;
 }
 
 }  // namespace
 
 LineScan scan_lines(const WarpAccess& a, int lanes_per_sub, int line_shift, int sector_shift) {
   LineScan out;
-  SmallMap<LineEntry, 64> lines;
   const unsigned size = a.size;
   const std::uint64_t align_mask = ~static_cast<std::uint64_t>(size - 1);
   const std::uint64_t line_mask = (1ull << line_shift) - 1;
+  const std::uint32_t active = a.active.bits();
+  if (active == 0) return out;
 
-  std::uint64_t last_line = ~0ull;
-  LineEntry* last = nullptr;
+  // Fast path: every lane active and lane l at addr[0] + l * size (the
+  // coalesced case) -- counts follow from the address range, no map needed.
+  if (active == 0xffffffffu && contiguous(a, align_mask)) return scan_contiguous(a, lanes_per_sub, line_shift, sector_shift);
+  if (lanes_per_sub >= kWarpSize) return scan_whole_warp(a, line_shift, sector_shift);
+
+  // Open-addressing table of the lines touched, cleared per call; counts are
+  // accumulated as bits are first set, so no final pass over the table.
+  constexpr unsigned kSlots = 64;
+  constexpr std::uint64_t kEmpty = ~0ull;
+  std::uint64_t keys[kSlots];
+  LineEntry entries[kSlots];
+  std::fill(std::begin(keys), std::end(keys), kEmpty);
+
   std::uint32_t sub_id = 0;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (lane % lanes_per_sub == 0) {
-      sub_id = 0;  // assigned when the sub-request has its first active lane
-      last_line = ~0ull;
-    }
-    if (!a.active.test(lane)) continue;
-    if (sub_id == 0) {
-      sub_id = static_cast<std::uint32_t>(lane / lanes_per_sub) + 1;
-      ++out.sub_requests;
-    }
-    const std::uint64_t addr = a.addr[static_cast<unsigned>(lane)] & align_mask;
-    const std::uint64_t line = addr >> line_shift;
-    LineEntry* e = last;
-    if (line != last_line) {
-      bool inserted = false;
-      e = &lines.get(line, inserted);
-      last_line = line;
-      last = e;
-    }
-    if (e->sub_id != sub_id) {
-      e->sub_id = sub_id;
-      e->sub_sectors = 0;
-      ++out.sub_lines;
-    }
-    const unsigned offset = static_cast<unsigned>(addr & line_mask);
-    const auto sector_bit = static_cast<std::uint8_t>(1u << (offset >> sector_shift));
-    if ((e->sub_sectors & sector_bit) == 0) {
+  const std::uint32_t window = lanes_per_sub >= 32 ? 0xffffffffu : (1u << lanes_per_sub) - 1u;
+  for (int first = 0; first < kWarpSize; first += lanes_per_sub) {
+    std::uint32_t lanes = (active >> first) & window;
+    if (lanes == 0) continue;
+    ++sub_id;
+    ++out.sub_requests;
+    std::uint64_t last_line = kEmpty;
+    LineEntry* e = nullptr;
+    for (; lanes != 0; lanes &= lanes - 1) {
+      const int lane = first + std::countr_zero(lanes);
+      const std::uint64_t addr = a.addr[static_cast<unsigned>(lane)] & align_mask;
+      const std::uint64_t line = addr >> line_shift;
+      if (line != last_line) {
+        unsigned h = static_cast<unsigned>((line * 0x9E3779B97F4A7C15ull) >> 58);
+        while (keys[h] != line && keys[h] != kEmpty) h = (h + 1) & (kSlots - 1);
+        e = &entries[h];
+        if (keys[h] == kEmpty) {
+          keys[h] = line;
+          *e = LineEntry{};
+          ++out.lines;
+        }
+        last_line = line;
+      }
+      if (e->sub_id != sub_id) {
+        e->sub_id = sub_id;
+        e->sub_sectors = 0;
+        ++out.sub_lines;
+      }
+      const unsigned offset = static_cast<unsigned>(addr & line_mask);
+      const auto sector_bit = static_cast<std::uint8_t>(1u << (offset >> sector_shift));
+      out.sub_sectors += (e->sub_sectors & sector_bit) == 0 ? 1u : 0u;
+      out.sectors += (e->all_sectors & sector_bit) == 0 ? 1u : 0u;
       e->sub_sectors |= sector_bit;
-      ++out.sub_sectors;
+      e->all_sectors |= sector_bit;
+      out.bytes_needed += mark_bytes(e->bytes, offset, size);
     }
-    e->all_sectors |= sector_bit;
-    mark_bytes(e->bytes, offset, size);
   }
-  out.lines = static_cast<std::uint32_t>(lines.size());
-  lines.for_each([&](std::uint64_t, const LineEntry& e) {
-    out.sectors += static_cast<std::uint32_t>(std::popcount(e.all_sectors));
-    out.bytes_needed += static_cast<std::uint32_t>(std::popcount(e.bytes[0]) + std::popcount(e.bytes[1]));
-  });
   return out;
 }
 
