@@ -81,6 +81,7 @@ struct ArchSpec {
   int bank_width = 4;                             // bytes, default mode
   std::vector<int> bank_width_modes;              // selectable widths (Kepler: 4 and 8)
   PerSize shared_group_lanes{32, 32, 32, 16, 8};  // lanes served together, by access size
+  PerSize shared_load_merge_lanes{32, 32, 32, 16, 8};  // loads: groups merged when conflict-free
   Broadcast shared_broadcast = Broadcast::AnyWords;
   bool shared_split_wide = false;                 // >32-bit accesses split into 32-bit ones (1.x)
   bool shared_128bit_extra_pass = false;          // 2.x: add one way to 128-bit accesses

@@ -55,6 +55,7 @@ const std::vector<ParamDef>& param_defs() {
       {"shared", "bank_width", P::Int, "bytes", "bank width in the default mode", &S::bank_width},
       {"shared", "bank_width_modes", P::IntList, "bytes", "selectable bank widths", &S::bank_width_modes},
       {"shared", "group_lanes", P::PerSize, "lanes", "lanes served together for 1,2,4,8,16-byte accesses", &S::shared_group_lanes},
+      {"shared", "load_merge_lanes", P::PerSize, "lanes", "loads: lanes whose groups merge into one wavefront when conflict-free, by access size", &S::shared_load_merge_lanes},
       {"shared", "broadcast", P::BroadcastKind, "", "single-word (1.x) or any-words (2.x+)", &S::shared_broadcast},
       {"shared", "split_wide_accesses", P::Bool, "", "accesses wider than 32 bits split into 32-bit accesses", &S::shared_split_wide},
       {"shared", "extra_pass_128bit", P::Bool, "", "128-bit accesses take one extra way (2.x)", &S::shared_128bit_extra_pass},

@@ -52,6 +52,19 @@ std::uint32_t group_passes(const WarpAccess& a, int first, int lanes, unsigned w
   return worst;
 }
 
+// Distinct bytes the active lanes touch (aligned accesses of one size).
+std::uint32_t distinct_bytes(const WarpAccess& a) {
+  SmallMap<std::uint8_t, 64> seen;
+  std::uint32_t n = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!a.active.test(lane)) continue;
+    bool inserted = false;
+    seen.get(lane_addr(a, lane), inserted);
+    n += inserted ? 1u : 0u;
+  }
+  return n * a.size;
+}
+
 // 1.x: per pass, every thread of one broadcast word plus one thread per other bank.
 std::uint32_t tesla_passes(const WarpAccess& a, int first, int lanes, unsigned offset, unsigned size,
                            unsigned banks) {
@@ -106,10 +119,29 @@ void shared_banks(const WarpAccess& a, const ArchSpec& arch, const RulesOptions&
     for (int m : arch.bank_width_modes) physical = std::max(physical, static_cast<unsigned>(m));
     const unsigned row_bytes = physical * banks;
     const bool extra = arch.shared_128bit_extra_pass && a.size == 16;
-    for (int first = 0; first < kWarpSize; first += lanes) {
-      if (a.active.slice(first, lanes).none()) continue;
-      wavefronts += group_passes(a, first, lanes, width, row_bytes, banks) + (extra ? 1u : 0u);
-      ++ideal;
+    // Loads on 7.0+: the groups of a merge group are served in one wavefront
+    // when together they are conflict-free (validation/h100/rules).
+    const int merge = a.op == Op::Load ? std::max(lanes, arch.shared_load_merge_lanes[static_cast<unsigned>(size_index(a.size))]) : lanes;
+    std::uint32_t merge_groups = 0;
+    for (int top = 0; top < kWarpSize; top += merge) {
+      if (a.active.slice(top, merge).none()) continue;
+      ++merge_groups;
+      if (merge > lanes && group_passes(a, top, merge, width, row_bytes, banks) == 1) {
+        wavefronts += 1;
+        ideal += 1;
+        continue;
+      }
+      for (int first = top; first < top + merge; first += lanes) {
+        if (a.active.slice(first, lanes).none()) continue;
+        wavefronts += group_passes(a, first, lanes, width, row_bytes, banks) + (extra ? 1u : 0u);
+        ++ideal;
+      }
+    }
+    if (merge > lanes) {
+      // What Nsight Compute counts as conflict-free for such loads: one wavefront
+      // per 128 B of distinct data, at least one per merge group.
+      const std::uint32_t bytes = distinct_bytes(a);
+      ideal = std::max((bytes + 127u) / 128u, merge_groups);
     }
   }
   c.wavefronts = wavefronts;
