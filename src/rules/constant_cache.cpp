@@ -3,7 +3,7 @@
 // "Constant Memory"; 1.x first splits the warp into half-warps). Uniform access
 // is one request broadcast to all lanes (seed001 "Constants").
 #include "rules/global_rules.hpp"
-#include "rules/small_map.hpp"
+#include "rules/small_set.hpp"
 
 namespace warpscope::rules {
 
@@ -13,16 +13,14 @@ void constant_cache(const WarpAccess& a, const ArchSpec& arch, InstructionCounts
   for (int first = 0; first < kWarpSize; first += lanes) {
     if (a.active.slice(first, lanes).none()) continue;
     ++c.sub_requests;
-    SmallMap<std::uint8_t, 64> distinct;
+    SmallSet<64> distinct;
     std::uint64_t last = ~0ull;
     for (int lane = first; lane < first + lanes; ++lane) {
       if (!a.active.test(lane)) continue;
       const std::uint64_t addr = a.addr[static_cast<unsigned>(lane)] & ~static_cast<std::uint64_t>(a.size - 1);
       if (addr == last) continue;
       last = addr;
-      bool inserted = false;
-      distinct.get(addr, inserted);
-      serialized += inserted ? 1u : 0u;
+      serialized += distinct.insert(addr) ? 1u : 0u;
     }
   }
   c.serialization = serialized;

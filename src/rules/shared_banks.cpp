@@ -18,7 +18,7 @@
 #include <bit>
 
 #include "rules/global_rules.hpp"
-#include "rules/small_map.hpp"
+#include "rules/small_set.hpp"
 
 namespace warpscope::rules {
 namespace {
@@ -30,7 +30,7 @@ std::uint64_t lane_addr(const WarpAccess& a, int lane) {
 // 2.x and later: any number of words broadcast per pass.
 std::uint32_t group_passes(const WarpAccess& a, int first, int lanes, unsigned width, unsigned row_bytes,
                            unsigned banks) {
-  SmallMap<std::uint8_t, 256> rows;  // key: (row, bank); value unused
+  SmallSet<256> rows;  // keys: (row, bank)
   std::array<std::uint8_t, 64> per_bank{};
   std::uint32_t worst = 0;
   const unsigned words = std::max(1u, a.size / width);
@@ -44,9 +44,7 @@ std::uint32_t group_passes(const WarpAccess& a, int first, int lanes, unsigned w
       const std::uint64_t word = word0 + i;
       const auto bank = static_cast<unsigned>(word % banks);
       const std::uint64_t row = word * width / row_bytes;
-      bool inserted = false;
-      rows.get(row * banks + bank, inserted);
-      if (inserted) worst = std::max<std::uint32_t>(worst, ++per_bank[bank]);
+      if (rows.insert(row * banks + bank)) worst = std::max<std::uint32_t>(worst, ++per_bank[bank]);
     }
   }
   return worst;
@@ -54,15 +52,10 @@ std::uint32_t group_passes(const WarpAccess& a, int first, int lanes, unsigned w
 
 // Distinct bytes the active lanes touch (aligned accesses of one size).
 std::uint32_t distinct_bytes(const WarpAccess& a) {
-  SmallMap<std::uint8_t, 64> seen;
-  std::uint32_t n = 0;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!a.active.test(lane)) continue;
-    bool inserted = false;
-    seen.get(lane_addr(a, lane), inserted);
-    n += inserted ? 1u : 0u;
-  }
-  return n * a.size;
+  SmallSet<64> seen;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (a.active.test(lane)) seen.insert(lane_addr(a, lane));
+  return seen.size() * a.size;
 }
 
 // 1.x: per pass, every thread of one broadcast word plus one thread per other bank.
