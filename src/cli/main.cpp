@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   cli::Action archs_action = cli::add_archs_commands(app, global, arch_action);
   cli::Action pattern_action = cli::add_pattern_command(app, global);
   cli::Action demo_action = cli::add_demo_command(app, global);
+  cli::Action occupancy_action = cli::add_occupancy_command(app, global);
 
   try {
     app.parse(argc, argv);
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
     if (cmd == "arch") return arch_action();
     if (cmd == "pattern") return pattern_action();
     if (cmd == "demo") return demo_action();
+    if (cmd == "occupancy") return occupancy_action();
     return 2;
   } catch (const LaneExprError& e) {
     fmt::print(stderr, "warpscope: error: {}\n{}\n", e.what(), e.caret());
