@@ -70,6 +70,13 @@ struct ArchSpec {
   bool l1_caches_global = false;                  // global loads cached in L1 without a modifier
   bool l1_global_opt_in = false;                  // ld.ca / -dlcm=ca makes global loads cache in L1
   bool l1_caches_local = false;
+  // Cache-model geometry and policies of the L1 (src/memory). Sets stay fixed
+  // when the carveout changes the capacity; ways = lines / sets.
+  int l1_sets = 4;
+  std::string l1_replacement = "lru";             // lru | fifo | random
+  std::string l1_set_hash = "modulo";             // modulo | xor
+  std::string l1_store_policy = "invalidate";     // global stores: invalidate | update | allocate
+  bool l1_local_write_back = false;               // local stores write-allocate and write back in L1
 
   // --- [global] coalescing parameters
   PerSize request_lanes{32, 32, 32, 32, 32};      // lanes per independent request, by access size
@@ -90,6 +97,8 @@ struct ArchSpec {
   bool readonly_present = false;
   std::int64_t readonly_size = 0;
   int readonly_query_bytes = 32, readonly_threads_per_query = 0;  // 0: no query rule (unified L1)
+  int readonly_partitions = 0;                    // separate read-only caches per SM (0: the path is the L1)
+  int readonly_ways = 0;                          // associativity of each separate read-only cache
 
   // --- [texture], [constant], [l2]
   std::int64_t texture_working_set_min = 0, texture_working_set_max = 0;
@@ -97,6 +106,14 @@ struct ArchSpec {
   int constant_request_lanes = 32;                // 1.x: half-warp
   std::int64_t l2_max_size = 0;
   int l2_line = 128, l2_sector = 32;
+  int l2_ways = 16;
+  std::string l2_replacement = "lru";             // lru | fifo | random
+  std::string l2_set_hash = "modulo";             // modulo | xor
+
+  // --- [gpu] the default GPU of the architecture (memory-system model)
+  std::string gpu_name;
+  int gpu_sms = 0;
+  std::int64_t gpu_l2_size = 0;
 
   std::string cc() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
 };

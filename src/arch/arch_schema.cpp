@@ -46,6 +46,11 @@ const std::vector<ParamDef>& param_defs() {
       {"l1", "caches_global_loads", P::Bool, "", "global loads cached in L1 by default", &S::l1_caches_global},
       {"l1", "global_opt_in", P::Bool, "", "ld.ca / -Xptxas -dlcm=ca caches global loads in L1", &S::l1_global_opt_in},
       {"l1", "caches_local", P::Bool, "", "local memory cached in L1", &S::l1_caches_local},
+      {"l1", "sets", P::Int, "sets", "L1 sets in the cache model; ways = L1 lines / sets at every carveout", &S::l1_sets},
+      {"l1", "replacement", P::Text, "", "L1 replacement: lru, fifo or random", &S::l1_replacement},
+      {"l1", "set_hash", P::Text, "", "L1 set index: modulo or xor (XOR-fold of the line address)", &S::l1_set_hash},
+      {"l1", "store_policy", P::Text, "", "global stores in L1: invalidate (the line), update (write-through, no allocate) or allocate (write-through, write-allocate with byte masks)", &S::l1_store_policy},
+      {"l1", "local_write_back", P::Bool, "", "local stores write-allocate in L1 and are written back on eviction", &S::l1_local_write_back},
       // [global]
       {"global", "request_lanes", P::PerSize, "lanes", "lanes per independent request for 1,2,4,8,16-byte accesses", &S::request_lanes},
       {"global", "segment_bytes", P::PerSize, "bytes", "CC 1.2/1.3 coalescing segment for 1,2,4,8,16-byte words", &S::segment_bytes},
@@ -64,6 +69,8 @@ const std::vector<ParamDef>& param_defs() {
       {"readonly", "size", P::Bytes, "bytes", "read-only data cache per SM", &S::readonly_size},
       {"readonly", "query_bytes", P::Int, "bytes", "read-only cache query granularity", &S::readonly_query_bytes},
       {"readonly", "threads_per_query", P::Int, "lanes", "lanes converted to queries at a time (0: no query rule)", &S::readonly_threads_per_query},
+      {"readonly", "partitions", P::Int, "caches", "separate read-only caches per SM, one per group of warps (0: the read-only path is the L1)", &S::readonly_partitions},
+      {"readonly", "ways", P::Int, "ways", "associativity of each separate read-only cache (lines of query_bytes)", &S::readonly_ways},
       // [texture]
       {"texture", "working_set_min", P::Bytes, "bytes", "texture cache working set per SM, lower bound", &S::texture_working_set_min},
       {"texture", "working_set_max", P::Bytes, "bytes", "texture cache working set per SM, upper bound", &S::texture_working_set_max},
@@ -74,6 +81,13 @@ const std::vector<ParamDef>& param_defs() {
       {"l2", "max_size", P::Bytes, "bytes", "largest L2 of the generation", &S::l2_max_size},
       {"l2", "line_size", P::Int, "bytes", "L2 line size", &S::l2_line},
       {"l2", "sector_size", P::Int, "bytes", "L2 sector size", &S::l2_sector},
+      {"l2", "ways", P::Int, "ways", "L2 associativity in the cache model; sets = L2 lines / ways", &S::l2_ways},
+      {"l2", "replacement", P::Text, "", "L2 replacement: lru, fifo or random", &S::l2_replacement},
+      {"l2", "set_hash", P::Text, "", "L2 set index: modulo or xor (XOR-fold of the line address)", &S::l2_set_hash},
+      // [gpu]
+      {"gpu", "name", P::Text, "", "the default GPU the memory-system model represents", &S::gpu_name},
+      {"gpu", "sms", P::Int, "SMs", "SMs of the default GPU", &S::gpu_sms},
+      {"gpu", "l2_size", P::Bytes, "bytes", "L2 capacity of the default GPU (0: no L2)", &S::gpu_l2_size},
   };
   return defs;
 }

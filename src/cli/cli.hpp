@@ -23,6 +23,8 @@ using Action = std::function<int()>;
 Action add_archs_commands(CLI::App& app, const GlobalOptions& g, Action& arch_action);
 Action add_pattern_command(CLI::App& app, const GlobalOptions& g);
 Action add_demo_command(CLI::App& app, const GlobalOptions& g);
+Action add_convert_command(CLI::App& app, const GlobalOptions& g);
 Action add_occupancy_command(CLI::App& app, const GlobalOptions& g);
+Action add_analyze_command(CLI::App& app, const GlobalOptions& g);
 
 }  // namespace warpscope::cli

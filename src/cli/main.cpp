@@ -35,7 +35,9 @@ int main(int argc, char** argv) {
   cli::Action archs_action = cli::add_archs_commands(app, global, arch_action);
   cli::Action pattern_action = cli::add_pattern_command(app, global);
   cli::Action demo_action = cli::add_demo_command(app, global);
+  cli::Action convert_action = cli::add_convert_command(app, global);
   cli::Action occupancy_action = cli::add_occupancy_command(app, global);
+  cli::Action analyze_action = cli::add_analyze_command(app, global);
 
   try {
     app.parse(argc, argv);
@@ -57,7 +59,9 @@ int main(int argc, char** argv) {
     if (cmd == "arch") return arch_action();
     if (cmd == "pattern") return pattern_action();
     if (cmd == "demo") return demo_action();
+    if (cmd == "convert") return convert_action();
     if (cmd == "occupancy") return occupancy_action();
+    if (cmd == "analyze") return analyze_action();
     return 2;
   } catch (const LaneExprError& e) {
     fmt::print(stderr, "warpscope: error: {}\n{}\n", e.what(), e.caret());

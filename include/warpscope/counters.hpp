@@ -1,0 +1,50 @@
+// Counters of the memory system per kernel and per instruction (PC), as plain
+// structs. Printers and the profiler-name table (metric_names.hpp) are separate.
+#pragma once
+
+#include <cstdint>
+
+namespace warpscope {
+
+// One kind of L1/L1TEX traffic (e.g. global loads): what the t-stage sees.
+struct L1Traffic {
+  std::uint64_t instructions = 0;  // warp instructions
+  std::uint64_t requests = 0;
+  std::uint64_t transactions = 0;  // cache-line (tag) lookups / generation's transactions
+  std::uint64_t sectors = 0;       // sectors requested
+  std::uint64_t sector_hits = 0;   // of those, found in L1 (tag and sector data present)
+  std::uint64_t bytes_needed = 0;  // distinct bytes the active lanes used, summed per instruction
+  std::uint64_t bytes_moved = 0;   // bytes the instructions moved (rules engine)
+  std::uint64_t sector_misses() const { return sectors >= sector_hits ? sectors - sector_hits : 0; }
+  void add(const L1Traffic& o);
+  friend bool operator==(const L1Traffic&, const L1Traffic&) = default;
+};
+
+struct SharedTraffic {
+  std::uint64_t instructions = 0;
+  std::uint64_t wavefronts = 0;
+  std::uint64_t ideal_wavefronts = 0;
+  std::uint64_t bank_conflicts = 0;
+  void add(const SharedTraffic& o);
+  friend bool operator==(const SharedTraffic&, const SharedTraffic&) = default;
+};
+
+struct Counters {
+  L1Traffic global_ld, global_st, global_atom, local_ld, local_st, readonly_ld;
+  SharedTraffic shared_ld, shared_st, shared_atom;
+  std::uint64_t const_instructions = 0, const_serialization = 0;
+  // L2, traffic from the SMs' L1 (Nsight Compute "srcunit_tex"). Requests: one
+  // per 128 B line per L1 request (per line transaction on 2.x-6.x L2-only paths).
+  // Write hits count every written sector (L2 writes allocate without fetching;
+  // on the H100 lts__t_sectors_srcunit_tex_op_write_lookup_hit = _op_write).
+  std::uint64_t l2_read_requests = 0, l2_read_sectors = 0, l2_read_sector_hits = 0;
+  std::uint64_t l2_write_requests = 0, l2_write_sectors = 0, l2_write_sector_hits = 0;
+  // Atomics and reductions, performed at L2 (a miss fetches the sector from DRAM).
+  std::uint64_t l2_atom_requests = 0, l2_atom_sectors = 0, l2_atom_sector_hits = 0;
+  // DRAM
+  std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  void add(const Counters& o);
+  friend bool operator==(const Counters&, const Counters&) = default;
+};
+
+}  // namespace warpscope

@@ -1,0 +1,128 @@
+// Trace files: a stream of kernels and warp records (DESIGN.md "The record").
+// Two encodings of the same content: the native binary format (chunked,
+// zstd-compressed, versioned; docs/TRACE_FORMAT.md) and a readable text form
+// for tests and hand-written cases. Reading and writing use bounded memory
+// whatever the trace size.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpscope/error.hpp"
+#include "warpscope/warp_access.hpp"
+
+namespace warpscope {
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+  std::uint64_t count() const { return std::uint64_t{x} * y * z; }
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+struct SourceLocation {
+  std::string file;
+  std::uint32_t line = 0;
+  friend bool operator==(const SourceLocation&, const SourceLocation&) = default;
+};
+
+// One kernel launch. Records refer to it through WarpAccess::kernel == id.
+struct KernelInfo {
+  std::uint32_t id = 0;
+  std::string name;               // as recorded (mangled or demangled)
+  Dim3 grid, block;
+  std::uint32_t dynamic_shared = 0;  // bytes
+  std::uint32_t static_shared = 0;   // bytes
+  std::uint32_t registers = 0;       // per thread, 0 if unknown
+  std::string arch;                  // architecture recorded on, e.g. "sm_90" ("" if none)
+  std::string gpu;                   // e.g. "NVIDIA H100 80GB HBM3" ("" if none)
+  std::string source;                // producer: "warpscope trace", "synthetic", "text", ...
+  std::map<std::uint64_t, SourceLocation> lines;  // PC -> file:line, optional
+  friend bool operator==(const KernelInfo&, const KernelInfo&) = default;
+};
+
+// A malformed, truncated or wrong-version trace. what() names the file, the
+// byte offset (or line, for text) and what was expected.
+class TraceError : public InputError {
+ public:
+  TraceError(const std::string& message, std::uint64_t offset) : InputError(message), offset_(offset) {}
+  std::uint64_t offset() const { return offset_; }
+
+ private:
+  std::uint64_t offset_;
+};
+
+enum class TraceFormat { Native, Text };
+
+// The native format version this build reads and writes (docs/TRACE_FORMAT.md).
+inline constexpr std::uint16_t kTraceFormatVersion = 1;
+
+std::string_view to_string(TraceFormat f);                    // "native", "text"
+std::optional<TraceFormat> parse_trace_format(std::string_view text);
+// The format a file name asks for: .txt and .wstxt are text, anything else native.
+TraceFormat trace_format_for_path(const std::filesystem::path& path);
+
+// How a read ended; complete once next() has returned false.
+struct TraceSummary {
+  std::uint64_t records = 0;        // records returned by next() so far (0 from sources that do not count)
+  bool recovered = false;           // the native footer was missing: read in recovery mode
+  std::uint64_t ignored_bytes = 0;  // recovery: bytes of the incomplete last block, ignored
+  std::string note;                 // recovery: one line saying what was recovered and dropped
+};
+
+// Reads records in file order. Kernel headers may appear between records; a
+// kernel is in kernels() before its first record is returned.
+class TraceSource {
+ public:
+  virtual ~TraceSource() = default;
+  // Fills rec and returns true, or returns false at the end. Throws TraceError.
+  virtual bool next(WarpAccess& rec) = 0;
+  virtual const std::vector<KernelInfo>& kernels() const = 0;
+  virtual std::uint64_t bytes_read() const = 0;  // for progress
+  virtual std::uint64_t file_size() const = 0;   // 0 when unknown (a pipe)
+  virtual TraceSummary summary() const { return {}; }
+};
+
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  // Starts a kernel; info.id is assigned and returned. Records written next
+  // must carry that id in WarpAccess::kernel.
+  virtual std::uint32_t begin_kernel(KernelInfo info) = 0;
+  virtual void write(const WarpAccess& rec) = 0;
+  // Flushes and finalises. Until close() succeeds the output is "path.partial";
+  // close() renames it to path.
+  virtual void close() = 0;
+};
+
+struct TraceWriteOptions {
+  int zstd_level = 3;
+  std::uint32_t records_per_chunk = 16384;
+  // true: an unclosed writer (error, exception) removes its partial file.
+  // false (the GPU tracer): every completed chunk stays readable at path.partial
+  // even if the process dies.
+  bool remove_partial_on_failure = true;
+};
+
+struct TraceReadOptions {
+  // Read a native trace that has no footer (the ".partial" file of a crashed
+  // tracer) up to its last complete block instead of failing; summary() says
+  // what was recovered. Always on for paths ending in ".partial".
+  bool recover = false;
+};
+
+// Opens a trace of either format (detected from the first bytes). Throws TraceError / InputError.
+std::unique_ptr<TraceSource> open_trace(const std::filesystem::path& path, const TraceReadOptions& options = {});
+// The same from bytes in memory (tests, fuzzing); `bytes` must outlive the
+// source and `name` stands for the file name in messages.
+std::unique_ptr<TraceSource> open_trace_buffer(std::string_view bytes, const std::string& name,
+                                               const TraceReadOptions& options = {});
+std::unique_ptr<TraceSink> create_trace(const std::filesystem::path& path, TraceFormat format,
+                                        const TraceWriteOptions& options = {});
+
+}  // namespace warpscope

@@ -1,0 +1,70 @@
+// One pass over a trace through the memory systems of several architectures
+// side by side: per-kernel and per-instruction (PC) counters for each.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "warpscope/arch.hpp"
+#include "warpscope/counters.hpp"
+#include "warpscope/memory_system.hpp"
+#include "warpscope/trace.hpp"
+
+namespace warpscope {
+
+struct AnalyzeOptions {
+  std::optional<std::regex> kernel_filter;  // kernels whose name matches (search)
+  std::string kernel_pattern;               // the text of the filter, for reports
+  MemoryConfig memory;                      // applied to every architecture
+  bool flush_dirty_at_kernel_end = false;   // count L2 write-backs of what stays dirty
+};
+
+// Counters of one instruction (kernel, PC) on one architecture.
+struct PcCounters {
+  std::uint32_t kernel = 0;
+  std::uint64_t pc = 0;
+  Space space = Space::Global;
+  Op op = Op::Load;
+  std::uint8_t size = 0;
+  Counters counters;
+  std::uint64_t executions = 0;
+  std::uint64_t bytes_needed = 0, bytes_moved = 0;  // rules engine, summed over executions
+  std::uint64_t bytes_wasted() const { return bytes_moved > bytes_needed ? bytes_moved - bytes_needed : 0; }
+};
+
+struct KernelResult {
+  KernelInfo info;
+  std::uint64_t records = 0;
+  Counters counters;  // kernel totals
+};
+
+struct ArchResult {
+  const ArchSpec* arch = nullptr;
+  std::string memory_description;     // effective configuration
+  std::vector<KernelResult> kernels;  // in trace order, filtered
+  std::vector<PcCounters> pcs;        // every (kernel, PC) seen
+};
+
+struct AnalyzeResult {
+  std::vector<ArchResult> archs;
+  std::uint64_t records_read = 0, records_analyzed = 0;
+  double seconds = 0;
+};
+
+// Progress callback: bytes read so far, total bytes (0 if unknown).
+using ProgressFn = std::function<void(std::uint64_t, std::uint64_t)>;
+
+AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec*>& archs,
+                            const AnalyzeOptions& options, const ProgressFn& progress = {});
+
+// CTA -> SM when the trace carries no SM id: round robin over the SMs, the
+// order in which the block scheduler hands out the first wave.
+inline int place_cta(std::uint32_t cta, int num_sms) { return static_cast<int>(cta % static_cast<std::uint32_t>(num_sms)); }
+
+}  // namespace warpscope

@@ -1,0 +1,246 @@
+// `warpscope analyze TRACE --arch ...`: one pass over a trace through the
+// memory system of every requested architecture; per-kernel counters named as
+// each generation's profiler names them, and the instructions that waste the
+// most bytes.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "analyze/analyzer.hpp"
+#include "cli/cli.hpp"
+#include "core/parse_number.hpp"
+#include "report/counts_report.hpp"
+#include "report/output_file.hpp"
+#include "report/progress.hpp"
+#include "report/text_table.hpp"
+#include "warpscope/error.hpp"
+#include "warpscope/metric_names.hpp"
+
+namespace warpscope::cli {
+namespace {
+
+struct AnalyzeArgs {
+  std::string trace;
+  std::string archs = "sm_35,sm_70,sm_90";
+  std::string kernel;
+  std::string json_file, csv_file;
+  int top = 10;
+  int num_sms = 0;
+  std::string l2_size;
+  int carveout = -1;
+  bool flush_dirty = false;
+  bool all_metrics = false;
+};
+
+std::string format_value(double v, const std::string& unit) {
+  if (unit == "%") return report::percent(v / 100.0);
+  if (v == static_cast<double>(static_cast<std::uint64_t>(v)) && v < 1e15) return fmt::format("{}", static_cast<std::uint64_t>(v));
+  return fmt::format("{:.3f}", v);
+}
+
+std::string source_of(const KernelInfo* k, std::uint64_t pc) {
+  if (!k) return "";
+  auto it = k->lines.find(pc);
+  return it == k->lines.end() ? "" : fmt::format("{}:{}", it->second.file, it->second.line);
+}
+
+std::string dim(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
+
+// Kernel table: our counter keys down, architectures across.
+std::string kernel_table(const AnalyzeResult& r, std::size_t k, bool all) {
+  std::vector<std::vector<Metric>> per_arch;
+  for (const auto& a : r.archs) per_arch.push_back(metrics(a.kernels[k].counters, *a.arch));
+  std::vector<std::string> keys;  // union, in table order
+  for (const auto& row : metric_table())
+    for (const auto& m : per_arch)
+      if (std::any_of(m.begin(), m.end(), [&](const Metric& x) { return x.our_key == row.our_key; })) {
+        keys.emplace_back(row.our_key);
+        break;
+      }
+  std::vector<std::string> header{"counter", "profiler name"};
+  for (const auto& a : r.archs) header.push_back(a.arch->name);
+  std::vector<report::TextTable::Align> align(header.size(), report::TextTable::Align::Right);
+  align[0] = align[1] = report::TextTable::Align::Left;
+  report::TextTable t(header, align);
+  for (const auto& key : keys) {
+    std::vector<std::string> cells{key, ""};
+    std::vector<std::string> names;
+    bool nonzero = false;
+    for (std::size_t i = 0; i < per_arch.size(); ++i) {
+      auto it = std::find_if(per_arch[i].begin(), per_arch[i].end(), [&](const Metric& x) { return x.our_key == key; });
+      if (it == per_arch[i].end()) {
+        cells.push_back("-");
+        continue;
+      }
+      nonzero |= it->value != 0;
+      cells.push_back(format_value(it->value, it->unit));
+      if (it->name != key && std::find(names.begin(), names.end(), it->name) == names.end()) names.push_back(it->name);
+    }
+    for (const auto& n : names) cells[1] += (cells[1].empty() ? "" : " | ") + n;
+    if (nonzero || all) t.add_row(cells);
+  }
+  return t.render();
+}
+
+std::string top_table(const AnalyzeResult& r, const TraceSource& trace, int top) {
+  if (r.archs.empty() || top <= 0) return "";
+  // Rank by bytes wasted on the first architecture.
+  const auto& first = r.archs.front();
+  std::vector<std::size_t> order(first.pcs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return first.pcs[a].bytes_wasted() > first.pcs[b].bytes_wasted();
+  });
+  if (order.size() > static_cast<std::size_t>(top)) order.resize(static_cast<std::size_t>(top));
+  std::vector<std::string> header{"#", "kernel", "pc", "source", "access", "executions"};
+  for (const auto& a : r.archs) header.push_back(a.arch->name + " wasted");
+  for (const auto& a : r.archs) header.push_back(a.arch->name + " util");
+  std::vector<report::TextTable::Align> align(header.size(), report::TextTable::Align::Right);
+  align[1] = align[3] = align[4] = report::TextTable::Align::Left;
+  report::TextTable t(header, align);
+  int rank = 0;
+  for (std::size_t i : order) {
+    const PcCounters& p = first.pcs[i];
+    const KernelInfo* k = nullptr;
+    for (const auto& ki : trace.kernels())
+      if (ki.id == p.kernel) k = &ki;
+    std::vector<std::string> row{std::to_string(++rank), k ? k->name : std::to_string(p.kernel), fmt::format("{:#x}", p.pc),
+                                 source_of(k, p.pc),
+                                 fmt::format("{} {} {} B", to_string(p.space), to_string(p.op), p.size),
+                                 std::to_string(p.executions)};
+    // Same PC on the other architectures: the pcs vectors are filled in the same order.
+    for (const auto& a : r.archs) row.push_back(fmt::format("{}", a.pcs[i].bytes_wasted()));
+    for (const auto& a : r.archs) {
+      const auto& q = a.pcs[i];
+      row.push_back(q.bytes_moved ? report::percent(static_cast<double>(q.bytes_needed) / static_cast<double>(q.bytes_moved)) : "-");
+    }
+    t.add_row(row);
+  }
+  return t.render();
+}
+
+nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, const std::string& path, int top) {
+  nlohmann::json j;
+  j["trace"] = path;
+  j["records_read"] = r.records_read;
+  j["records_analyzed"] = r.records_analyzed;
+  j["archs"] = nlohmann::json::array();
+  for (const auto& a : r.archs) {
+    nlohmann::json ja{{"arch", a.arch->name}, {"memory", a.memory_description}};
+    ja["kernels"] = nlohmann::json::array();
+    for (const auto& k : a.kernels) {
+      nlohmann::json jk{{"id", k.info.id}, {"name", k.info.name}, {"grid", dim(k.info.grid)},
+                        {"block", dim(k.info.block)}, {"records", k.records}};
+      nlohmann::json m = nlohmann::json::object();
+      for (const auto& x : metrics(k.counters, *a.arch)) m[x.name] = x.value;
+      jk["metrics"] = m;
+      ja["kernels"].push_back(jk);
+    }
+    std::vector<const PcCounters*> pcs;
+    for (const auto& p : a.pcs) pcs.push_back(&p);
+    std::sort(pcs.begin(), pcs.end(), [](auto* x, auto* y) { return x->bytes_wasted() > y->bytes_wasted(); });
+    if (pcs.size() > static_cast<std::size_t>(std::max(top, 0))) pcs.resize(static_cast<std::size_t>(std::max(top, 0)));
+    ja["top"] = nlohmann::json::array();
+    for (const auto* p : pcs) {
+      const KernelInfo* k = nullptr;
+      for (const auto& ki : trace.kernels())
+        if (ki.id == p->kernel) k = &ki;
+      ja["top"].push_back({{"kernel", p->kernel}, {"pc", p->pc}, {"source", source_of(k, p->pc)},
+                           {"space", std::string(to_string(p->space))}, {"op", std::string(to_string(p->op))},
+                           {"size", p->size}, {"executions", p->executions}, {"bytes_needed", p->bytes_needed},
+                           {"bytes_moved", p->bytes_moved}, {"bytes_wasted", p->bytes_wasted()}});
+    }
+    j["archs"].push_back(ja);
+  }
+  return j;
+}
+
+std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string result_csv(const AnalyzeResult& r) {
+  std::string out = "arch,kernel_id,kernel,metric,our_key,value,unit\n";
+  for (const auto& a : r.archs)
+    for (const auto& k : a.kernels)
+      for (const auto& m : metrics(k.counters, *a.arch))
+        out += fmt::format("{},{},{},{},{},{},{}\n", a.arch->name, k.info.id, csv_escape(k.info.name), m.name, m.our_key,
+                           m.value, m.unit);
+  return out;
+}
+
+}  // namespace
+
+Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
+  auto args = std::make_shared<AnalyzeArgs>();
+  auto* cmd = app.add_subcommand("analyze", "run a trace through the memory system of several architectures");
+  cmd->add_option("trace", args->trace, "trace file (native or text)")->required();
+  cmd->add_option("--arch", args->archs, "comma-separated architectures ('all' for every one)")->capture_default_str();
+  cmd->add_option("--kernel", args->kernel, "only kernels whose name matches this regular expression");
+  cmd->add_option("--json", args->json_file, "write the results as JSON to FILE");
+  cmd->add_option("--csv", args->csv_file, "write per-kernel metrics as CSV to FILE");
+  cmd->add_option("--top", args->top, "instructions to list by bytes wasted")->capture_default_str()->check(CLI::Range(0, 100000));
+  cmd->add_option("--sms", args->num_sms, "number of SMs (default: the architecture's default GPU)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--l2-size", args->l2_size, "L2 size, e.g. 50M (default: the architecture's default GPU)");
+  cmd->add_option("--carveout", args->carveout, "7.0+: preferred shared-memory carveout, percent")->check(CLI::Range(0, 100));
+  cmd->add_flag("--flush-dirty", args->flush_dirty, "count the write-back of L2 lines left dirty at kernel end");
+  cmd->add_flag("--all-metrics", args->all_metrics, "also print counters that are zero everywhere");
+
+  return [&g, args]() {
+    AnalyzeOptions options;
+    if (!args->kernel.empty()) {
+      try {
+        options.kernel_filter = std::regex(args->kernel);
+      } catch (const std::regex_error& e) {
+        throw InputError(fmt::format("--kernel '{}': not a regular expression ({})", args->kernel, e.what()));
+      }
+      options.kernel_pattern = args->kernel;
+    }
+    options.memory.num_sms = args->num_sms;
+    options.memory.carveout_percent = args->carveout;
+    if (!args->l2_size.empty()) {
+      auto v = parse_u64(args->l2_size);
+      if (!v || *v == 0 || *v > (1ull << 34)) throw InputError(fmt::format("--l2-size {}: expected a size such as 50M", args->l2_size));
+      options.memory.l2_size = static_cast<std::int64_t>(*v);
+    }
+    options.flush_dirty_at_kernel_end = args->flush_dirty;
+    const auto archs = database(g).get_list(args->archs);
+    std::vector<const ArchSpec*> specs;
+    for (const auto* e : archs) specs.push_back(&e->spec);
+
+    auto trace = open_trace(args->trace);
+    report::ProgressBar bar("analyze", trace->file_size());
+    const AnalyzeResult r = analyze_trace(*trace, specs, options, [&](std::uint64_t done, std::uint64_t) {
+      bar.update(done, 0);
+    });
+    bar.finish();
+
+    // Files first: a failure to write them is an error before anything is printed.
+    if (!args->json_file.empty())
+      report::write_file_atomically(args->json_file, result_json(r, *trace, args->trace, args->top).dump(2) + "\n");
+    if (!args->csv_file.empty()) report::write_file_atomically(args->csv_file, result_csv(r));
+
+    fmt::print("trace {}: {} records, {} analysed in {:.2f} s\n", args->trace, r.records_read, r.records_analyzed, r.seconds);
+    for (const auto& a : r.archs) fmt::print("  {}: {}\n", a.arch->name, a.memory_description);
+    if (r.archs.empty() || r.archs.front().kernels.empty()) {
+      fmt::print("\nno kernel{}\n", options.kernel_filter ? " matches --kernel " + args->kernel : "");
+      return 0;
+    }
+    for (std::size_t k = 0; k < r.archs.front().kernels.size(); ++k) {
+      const auto& info = r.archs.front().kernels[k].info;
+      fmt::print("\nkernel {} '{}'  grid {}  block {}  ({} records)\n", info.id, info.name, dim(info.grid), dim(info.block),
+                 r.archs.front().kernels[k].records);
+      fmt::print("{}", kernel_table(r, k, args->all_metrics));
+    }
+    if (args->top > 0) fmt::print("\ntop {} instructions by bytes wasted on {}:\n{}", args->top, r.archs.front().arch->name,
+                                  top_table(r, *trace, args->top));
+    return 0;
+  };
+}
+
+}  // namespace warpscope::cli

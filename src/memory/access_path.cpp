@@ -1,0 +1,234 @@
+// One warp record through the caches: which cache each access looks up,
+// allocates in, invalidates or writes through, per generation. The policies
+// come resolved from the database (memory/hierarchy.cpp); sources per rule:
+//
+//  - 2.x caching loads fill whole 128 B lines, non-caching (.cg/.cv) loads go
+//    to L2 and invalidate the L1 line; stores invalidate the L1 line and go to
+//    L2 (seed001 "GMEM Reads", "GMEM Writes", "Caching Load" / "Non-caching Load").
+//  - 2.x/3.x local memory is cached in L1 (seed000 G.3.1, G.4.1); local stores
+//    write-allocate and write back on eviction (NVIDIA "Local Memory and
+//    Register Spilling", 2011).
+//  - 3.x global loads are L2-only unless -dlcm=ca (seed000 G.4.2); 3.5/3.7
+//    ld.global.nc uses one of 4 read-only caches per SM, 32 B granularity, a
+//    segment missing at most once per warp (seed001 "Read-Only Cache").
+//  - 5.x+ L1/L1TEX fills the missing 32 B sectors only (reference/
+//    ncu_and_microbench.md 1.1, NVIDIA forum 49571); 5.x/6.x L2-only loads
+//    do not touch L1.
+//  - 7.0+: every global/local load is looked up in L1TEX; .cg/.cv loads miss
+//    and do not allocate (validation/h100/cache gather_cg: LDG.E.STRONG.GPU has
+//    0 lookup hits); .cs/.lu allocate evict-first (seed001 "PTX Cache
+//    Operators"); stores are write-through with write-allocate and byte masks
+//    (Accel-Sim l1_write_policy microbenchmark; validation/h100/cache).
+//  - Atomics and reductions are performed at L2: the L1 line is invalidated
+//    (assumed), the L2 sector is fetched on a miss and left dirty.
+//  - L2 (2.x+): write-back, write-allocate without fetch, byte masks; a read of
+//    a partially written sector misses and fetches it (Accel-Sim l2_write_policy
+//    microbenchmark). DRAM bytes = sectors filled / written back x 32.
+#include <bit>
+
+#include "memory/system_impl.hpp"
+
+namespace warpscope {
+namespace {
+
+using memory::Delta;
+using memory::Kind;
+
+constexpr int kLineShift = 7;
+constexpr std::uint64_t kLocalTag = 1ull << 63;
+
+// Local addresses are per-thread offsets: make them private to the warp, and
+// apart from every global line.
+std::uint64_t local_key(const WarpAccess& rec, std::uint64_t line) {
+  const std::uint64_t warp_uid = (std::uint64_t{rec.kernel} << 48) ^ (std::uint64_t{rec.cta} << 16) ^ rec.warp;
+  return kLocalTag | ((line ^ (warp_uid * 0x9E3779B97F4A7C15ull)) & (kLocalTag - 1));
+}
+
+bool evict_first_op(CacheOp op) { return op == CacheOp::Cs || op == CacheOp::Lu; }
+
+}  // namespace
+
+void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, Delta& d) {
+  const auto n = static_cast<std::uint64_t>(sectors.count());
+  const auto bytes = static_cast<std::uint64_t>(h.dram_sector_bytes);
+  if (l2.empty()) {
+    d.dram_r += n * bytes;
+    return;
+  }
+  ReadOptions o;
+  o.evict_first = evict_first;
+  const ReadResult r = l2.front().read(LineAddr{line}, sectors, o);
+  d.l2r_req += 1;
+  d.l2r_sec += n;
+  d.l2r_hit += static_cast<std::uint64_t>(r.hit.count());
+  d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * bytes;
+  d.dram_w += static_cast<std::uint64_t>(r.evicted.dirty.count()) * bytes;
+}
+
+void MemorySystem::Impl::l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, Delta& d) {
+  const auto n = static_cast<std::uint64_t>(bytes.touched(static_cast<unsigned>(h.l2.sector_bytes)).count());
+  const auto sector = static_cast<std::uint64_t>(h.dram_sector_bytes);
+  if (l2.empty()) {
+    d.dram_w += n * sector;
+    return;
+  }
+  WriteOptions o;
+  o.evict_first = evict_first;
+  const WriteResult r = l2.front().write(LineAddr{line}, bytes, o);
+  d.l2w_req += 1;
+  d.l2w_sec += n;
+  d.l2w_hit += n;  // a write allocates without fetching: Nsight Compute counts every sector a hit
+  d.dram_w += static_cast<std::uint64_t>(r.evicted.dirty.count()) * sector;
+}
+
+void MemorySystem::Impl::write_back(const Eviction& e, Delta& d) {
+  if (e.any()) l2_write(e.line.value, e.bytes, false, d);
+}
+
+void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCounts& c, Delta& d) {
+  const bool ef = evict_first_op(rec.cache);
+  const bool local = rec.space == Space::Local;
+  Cache* l1c = l1.empty() ? nullptr : &l1[static_cast<std::size_t>(sm)];
+  MemoryPath path = c.path;
+  if (path == MemoryPath::ReadOnly && readonly.empty()) path = h.readonly_in_l1 ? MemoryPath::L1 : MemoryPath::L2;
+
+  if (path == MemoryPath::L1 && l1c != nullptr) {
+    ReadOptions o;
+    o.evict_first = ef;
+    o.fill_line = !h.sector_fills;
+    const SectorMask all = SectorMask::first(l1c->sectors_per_line());
+    // Scattered warps touch up to 32 lines: start every tag-store fetch first
+    // so that the host's cache misses overlap.
+    if (lines.count > 1) {
+      for (std::uint32_t i = 0; i < lines.count; ++i) {
+        const std::uint64_t key = local ? local_key(rec, lines.lines[i].line) : lines.lines[i].line;
+        l1c->prefetch(LineAddr{key});
+        if (!l2.empty()) l2.front().prefetch(LineAddr{key});
+      }
+    }
+    for (std::uint32_t i = 0; i < lines.count; ++i) {
+      const memory::WarpLine& w = lines.lines[i];
+      const std::uint64_t key = local ? local_key(rec, w.line) : w.line;
+      const ReadResult r = l1c->read(LineAddr{key}, h.sector_fills ? w.sectors : all, o);
+      d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
+      write_back(r.evicted, d);
+      if (r.fetch.any()) l2_read(key, r.fetch, ef, d);
+    }
+    return;
+  }
+
+  if (path == MemoryPath::ReadOnly) {
+    // 3.5/3.7: 32 B lines in the read-only cache of the warp's scheduler.
+    const int parts = h.readonly_partitions;
+    Cache& ro = readonly[static_cast<std::size_t>(sm * parts + rec.warp % parts)];
+    for (std::uint32_t i = 0; i < lines.count; ++i) {
+      const memory::WarpLine& w = lines.lines[i];
+      for (std::uint32_t s = w.sectors.bits(); s != 0; s &= s - 1) {
+        const auto sector = static_cast<unsigned>(std::countr_zero(s));
+        const ReadResult r = ro.read(LineAddr{(w.line << 2) | sector}, SectorMask(1));
+        d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
+        if (r.miss.any()) l2_read(w.line, SectorMask(static_cast<std::uint8_t>(1u << sector)), false, d);
+      }
+    }
+    return;
+  }
+
+  // L2 only (non-caching loads; no L1): 7.0+ counts the L1TEX lookups as misses.
+  if (lines.count > 1 && !l2.empty())
+    for (std::uint32_t i = 0; i < lines.count; ++i)
+      l2.front().prefetch(LineAddr{local ? local_key(rec, lines.lines[i].line) : lines.lines[i].line});
+  for (std::uint32_t i = 0; i < lines.count; ++i) {
+    const memory::WarpLine& w = lines.lines[i];
+    const std::uint64_t key = local ? local_key(rec, w.line) : w.line;
+    if (h.invalidate_on_bypass && l1c != nullptr) write_back(l1c->invalidate(LineAddr{key}), d);
+    l2_read(key, w.sectors, ef, d);
+  }
+  // 2.x/3.x serve each half/quarter-warp request separately: a segment two
+  // sub-requests share is requested twice, the second time an L2 hit.
+  if (c.sectors > lines.sectors) {
+    const std::uint64_t extra = c.sectors - lines.sectors;
+    d.l2r_sec += extra;
+    d.l2r_hit += extra;
+  }
+  if (c.transactions > lines.count && !l2.empty()) d.l2r_req += c.transactions - lines.count;
+}
+
+void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionCounts& c, Delta& d) {
+  const bool ef = evict_first_op(rec.cache);
+  const bool local = rec.space == Space::Local;
+  Cache* l1c = l1.empty() ? nullptr : &l1[static_cast<std::size_t>(sm)];
+
+  if (local && h.local_write_back && l1c != nullptr) {
+    WriteOptions o;  // write-allocate, write-back: the store stays in L1
+    for (std::uint32_t i = 0; i < lines.count; ++i) {
+      const memory::WarpLine& w = lines.lines[i];
+      const WriteResult r = l1c->write(LineAddr{local_key(rec, w.line)}, w.bytes, o);
+      d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
+      write_back(r.evicted, d);
+    }
+    return;
+  }
+
+  WriteOptions through;
+  through.write_back = false;
+  through.evict_first = ef;
+  through.allocate = h.store == memory::StorePolicy::Allocate && rec.cache != CacheOp::Cg && rec.cache != CacheOp::Cv;
+  for (std::uint32_t i = 0; i < lines.count; ++i) {
+    const memory::WarpLine& w = lines.lines[i];
+    const std::uint64_t key = local ? local_key(rec, w.line) : w.line;
+    if (l1c != nullptr) {
+      if (h.store == memory::StorePolicy::Invalidate) {
+        write_back(l1c->invalidate(LineAddr{key}), d);
+      } else {
+        const WriteResult r = l1c->write(LineAddr{key}, w.bytes, through);
+        if (h.store == memory::StorePolicy::Allocate) d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
+        write_back(r.evicted, d);
+      }
+    }
+    l2_write(key, w.bytes, ef, d);
+  }
+  if (c.path == MemoryPath::L2 && c.sectors > lines.sectors && !l2.empty()) {
+    const std::uint64_t extra = c.sectors - lines.sectors;  // sub-requests writing one segment twice
+    d.l2w_sec += extra;
+    d.l2w_hit += extra;
+  }
+  if (c.path == MemoryPath::L2 && c.transactions > lines.count && !l2.empty()) d.l2w_req += c.transactions - lines.count;
+}
+
+void MemorySystem::Impl::atomic(int sm, Delta& d) {
+  Cache* l1c = l1.empty() ? nullptr : &l1[static_cast<std::size_t>(sm)];
+  const auto sector = static_cast<std::uint64_t>(h.dram_sector_bytes);
+  for (std::uint32_t i = 0; i < lines.count; ++i) {
+    const memory::WarpLine& w = lines.lines[i];
+    const auto n = static_cast<std::uint64_t>(w.sectors.count());
+    if (l1c != nullptr) write_back(l1c->invalidate(LineAddr{w.line}), d);
+    if (l2.empty()) {
+      d.dram_r += n * sector;
+      d.dram_w += n * sector;
+      continue;
+    }
+    const ReadResult r = l2.front().read(LineAddr{w.line}, w.sectors);
+    l2.front().write(LineAddr{w.line}, w.bytes);
+    d.l2a_req += 1;
+    d.l2a_sec += n;
+    d.l2a_hit += static_cast<std::uint64_t>(r.hit.count());
+    d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * sector;
+    d.dram_w += static_cast<std::uint64_t>(r.evicted.dirty.count()) * sector;
+  }
+}
+
+void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const InstructionCounts& c, Delta& d) {
+  const bool is_load = rec.op == Op::Load;
+  const bool is_atomic = !is_load && rec.op != Op::Store && rec.space != Space::Local;
+  if (rec.space == Space::Texture) d.kind = Kind::ReadOnlyLd;
+  else if (rec.space == Space::Local) d.kind = is_load ? Kind::LocalLd : Kind::LocalSt;
+  else if (is_load) d.kind = c.path == MemoryPath::ReadOnly && !h.nc_counts_as_global ? Kind::ReadOnlyLd : Kind::GlobalLd;
+  else d.kind = is_atomic ? Kind::GlobalAtom : Kind::GlobalSt;
+
+  memory::collect_lines(rec, kLineShift, static_cast<unsigned>(h.l2.sector_bytes), !is_load, lines);
+  if (is_load) load(rec, sm, c, d);
+  else if (is_atomic) atomic(sm, d);
+  else store(rec, sm, c, d);
+}
+
+}  // namespace warpscope

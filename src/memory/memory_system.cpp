@@ -1,0 +1,168 @@
+// MemorySystem: construction from the database, kernel boundaries, the
+// per-record dispatch and the counters. The cache walk is access_path.cpp.
+#include <fmt/format.h>
+
+#include "memory/system_impl.hpp"
+#include "warpscope/error.hpp"
+
+namespace warpscope {
+
+namespace memory {
+
+void apply(Counters& c, const Delta& d) {
+  switch (d.kind) {
+    case Kind::GlobalLd: c.global_ld.add(d.l1); break;
+    case Kind::GlobalSt: c.global_st.add(d.l1); break;
+    case Kind::GlobalAtom: c.global_atom.add(d.l1); break;
+    case Kind::LocalLd: c.local_ld.add(d.l1); break;
+    case Kind::LocalSt: c.local_st.add(d.l1); break;
+    case Kind::ReadOnlyLd: c.readonly_ld.add(d.l1); break;
+    case Kind::SharedLd: c.shared_ld.add(d.shared); return;
+    case Kind::SharedSt: c.shared_st.add(d.shared); return;
+    case Kind::SharedAtom: c.shared_atom.add(d.shared); return;
+    case Kind::Const:
+      c.const_instructions += 1;
+      c.const_serialization += d.const_serialization;
+      return;
+  }
+  c.l2_read_requests += d.l2r_req;
+  c.l2_read_sectors += d.l2r_sec;
+  c.l2_read_sector_hits += d.l2r_hit;
+  c.l2_write_requests += d.l2w_req;
+  c.l2_write_sectors += d.l2w_sec;
+  c.l2_write_sector_hits += d.l2w_hit;
+  c.l2_atom_requests += d.l2a_req;
+  c.l2_atom_sectors += d.l2a_sec;
+  c.l2_atom_sector_hits += d.l2a_hit;
+  c.dram_read_bytes += d.dram_r;
+  c.dram_write_bytes += d.dram_w;
+}
+
+}  // namespace memory
+
+MemorySystem::Impl::Impl(const ArchSpec& a, const MemoryConfig& c)
+    : arch(a), cfg(c), h(memory::Hierarchy::resolve(a, c)) {
+  if (h.dram_only) return;
+  if (h.l1_bytes > 0) {
+    l1.reserve(static_cast<std::size_t>(h.num_sms));
+    for (int s = 0; s < h.num_sms; ++s) {
+      CacheConfig cc = h.l1;
+      cc.seed = h.l1.seed + static_cast<std::uint64_t>(s) * 0x9E3779B97F4A7C15ull;
+      l1.emplace_back(cc);
+    }
+  }
+  if (h.readonly_partitions > 0)
+    for (int s = 0; s < h.num_sms * h.readonly_partitions; ++s) readonly.emplace_back(h.readonly);
+  if (h.l2_bytes > 0) l2.emplace_back(h.l2);
+}
+
+MemorySystem::MemorySystem(const ArchSpec& arch, const MemoryConfig& config)
+    : impl_(std::make_unique<Impl>(arch, config)) {}
+MemorySystem::~MemorySystem() = default;
+
+void MemorySystem::begin_kernel() {
+  Impl& m = *impl_;
+  for (Cache& c : m.l1) c.invalidate_all();
+  for (Cache& c : m.readonly) c.invalidate_all();
+  if (m.cfg.flush_l2_between_kernels)
+    for (Cache& c : m.l2) {
+      c.flush_dirty();  // written back before this kernel: not its traffic
+      c.invalidate_all();
+    }
+  m.kernel = Counters{};
+}
+
+InstructionCounts MemorySystem::access(const WarpAccess& rec, int sm, Counters* pc_counters) {
+  Impl& m = *impl_;
+  if (sm < 0 || sm >= m.h.num_sms)
+    throw InputError(fmt::format("SM {} is out of range: the modelled {} has {} SMs (0..{})", sm, m.h.gpu,
+                                 m.h.num_sms, m.h.num_sms - 1));
+  const InstructionCounts c = analyze(rec, m.arch, m.cfg.rules);
+  memory::Delta d;
+  switch (c.path) {
+    case MemoryPath::Shared:
+      d.kind = rec.op == Op::Load    ? memory::Kind::SharedLd
+               : rec.op == Op::Store ? memory::Kind::SharedSt
+                                     : memory::Kind::SharedAtom;
+      d.shared = SharedTraffic{1, c.wavefronts, c.ideal_wavefronts, c.bank_conflicts};
+      break;
+    case MemoryPath::Constant:
+      d.kind = memory::Kind::Const;
+      d.const_serialization = c.serialization;
+      break;
+    case MemoryPath::Dram:
+    case MemoryPath::L1:
+    case MemoryPath::L2:
+    case MemoryPath::ReadOnly:
+      d.l1 = L1Traffic{1, c.requests, c.transactions, c.sectors, 0, c.bytes_needed, c.bytes_moved};
+      if (c.path == MemoryPath::Dram) {
+        // 1.x: no caches; every transaction is DRAM traffic (atomics read and write).
+        d.kind = rec.space == Space::Local ? (rec.op == Op::Load ? memory::Kind::LocalLd : memory::Kind::LocalSt)
+                 : rec.op == Op::Load      ? (rec.space == Space::Texture ? memory::Kind::ReadOnlyLd
+                                                                          : memory::Kind::GlobalLd)
+                 : rec.op == Op::Store     ? memory::Kind::GlobalSt
+                                           : memory::Kind::GlobalAtom;
+        if (rec.op != Op::Store) d.dram_r += c.bytes_moved;
+        if (rec.op != Op::Load) d.dram_w += c.bytes_moved;
+      } else {
+        m.cached(rec, sm, c, d);
+      }
+      break;
+  }
+  memory::apply(m.kernel, d);
+  if (pc_counters != nullptr) memory::apply(*pc_counters, d);
+  return c;
+}
+
+void MemorySystem::end_kernel(bool flush_dirty) {
+  Impl& m = *impl_;
+  if (!flush_dirty) return;
+  for (Cache& c : m.l2)
+    m.kernel.dram_write_bytes += c.flush_dirty() * static_cast<std::uint64_t>(m.h.dram_sector_bytes);
+}
+
+const Counters& MemorySystem::kernel_counters() const { return impl_->kernel; }
+void MemorySystem::reset_kernel_counters() { impl_->kernel = Counters{}; }
+int MemorySystem::num_sms() const { return impl_->h.num_sms; }
+std::int64_t MemorySystem::l1_size() const { return impl_->h.l1_bytes; }
+std::int64_t MemorySystem::l2_size() const { return impl_->h.l2_bytes; }
+
+const Cache* MemorySystem::l1_cache(int sm) const {
+  const Impl& m = *impl_;
+  return sm >= 0 && static_cast<std::size_t>(sm) < m.l1.size() ? &m.l1[static_cast<std::size_t>(sm)] : nullptr;
+}
+
+const Cache* MemorySystem::readonly_cache(int sm, int partition) const {
+  const Impl& m = *impl_;
+  if (m.h.readonly_partitions == 0 || partition < 0 || partition >= m.h.readonly_partitions) return nullptr;
+  const auto i = static_cast<std::size_t>(sm * m.h.readonly_partitions + partition);
+  return sm >= 0 && i < m.readonly.size() ? &m.readonly[i] : nullptr;
+}
+
+const Cache* MemorySystem::l2_cache() const { return impl_->l2.empty() ? nullptr : &impl_->l2.front(); }
+
+std::string MemorySystem::describe() const {
+  const Impl& m = *impl_;
+  const memory::Hierarchy& h = m.h;
+  std::string out = fmt::format("GPU: {} ({}), {} SMs\n", h.gpu.empty() ? m.arch.name : h.gpu, m.arch.name, h.num_sms);
+  if (h.dram_only) return out + "no caches: global and local accesses go to DRAM (CC 1.x)\n";
+  if (m.l1.empty()) {
+    out += "L1: none\n";
+  } else {
+    out += fmt::format("{} per SM", m.l1.front().describe());
+    if (m.arch.unified_l1_shared > 0)
+      out += fmt::format(" (unified {} KB - {} KB shared)", m.arch.unified_l1_shared / 1024, h.shared_capacity / 1024);
+    static constexpr const char* kStore[] = {"invalidate the line", "update a resident line (write-through)",
+                                             "write-through, write-allocate"};
+    out += fmt::format("; {} fills; global stores: {}{}\n", h.sector_fills ? "sector" : "whole-line",
+                       kStore[static_cast<int>(h.store)],
+                       h.local_write_back ? "; local stores: write-back" : "");
+  }
+  if (!m.readonly.empty())
+    out += fmt::format("{}, {} per SM (one per group of warps)\n", m.readonly.front().describe(), h.readonly_partitions);
+  out += m.l2.empty() ? std::string("L2: none\n") : m.l2.front().describe() + ", write-back\n";
+  out += fmt::format("DRAM: {} B per sector filled or written back\n", h.dram_sector_bytes);
+  return out;
+}
+
+}  // namespace warpscope

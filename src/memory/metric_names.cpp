@@ -1,0 +1,306 @@
+// The counter -> profiler-name table (warpscope/metric_names.hpp).
+//
+// Nsight Compute names: reference/ncu_gh100_memory_metrics.txt (measured list,
+// ncu 2025.3.1 on the H100) and the Profiling Guide; rows whose name is not in
+// that list are marked ncu_listed = false. nvprof names: the nvprof metric
+// reference and Nsight Compute's "nvprof Metric Comparison" table
+// (reference/ncu_and_microbench.md 1.2), which maps gld_transactions to
+// l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum: on 5.x/6.x nvprof's
+// transactions are 32 B sectors, on 2.x/3.x they are the generation's
+// transactions (128 B lines for caching loads, segments for the rest).
+#include "warpscope/metric_names.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace warpscope {
+namespace {
+
+using K = L1Traffic Counters::*;
+using S = SharedTraffic Counters::*;
+
+double ratio(double num, double den) { return den == 0 ? 0.0 : num / den; }
+double u(std::uint64_t v) { return static_cast<double>(v); }
+
+template <K k> double instructions(const Counters& c) { return u((c.*k).instructions); }
+template <K k> double requests(const Counters& c) { return u((c.*k).requests); }
+template <K k> double transactions(const Counters& c) { return u((c.*k).transactions); }
+template <K k> double sectors(const Counters& c) { return u((c.*k).sectors); }
+template <K k> double hits(const Counters& c) { return u((c.*k).sector_hits); }
+template <K k> double misses(const Counters& c) { return u((c.*k).sector_misses()); }
+template <K k> double moved(const Counters& c) { return u((c.*k).bytes_moved); }
+template <K k> double needed(const Counters& c) { return u((c.*k).bytes_needed); }
+template <K k> double sectors_per_request(const Counters& c) { return ratio(u((c.*k).sectors), u((c.*k).requests)); }
+template <K k> double transactions_per_request(const Counters& c) {
+  return ratio(u((c.*k).transactions), u((c.*k).requests));
+}
+template <K k> double hit_rate(const Counters& c) { return 100.0 * ratio(u((c.*k).sector_hits), u((c.*k).sectors)); }
+// Bus utilization: bytes the lanes used per byte moved (seed001 "Bus utilization").
+template <K k> double efficiency(const Counters& c) {
+  return 100.0 * ratio(u((c.*k).bytes_needed), u((c.*k).bytes_moved));
+}
+template <K k> double wasted(const Counters& c) {
+  const L1Traffic& t = c.*k;
+  return t.bytes_moved > t.bytes_needed ? u(t.bytes_moved - t.bytes_needed) : 0.0;
+}
+
+template <S s> double sh_instructions(const Counters& c) { return u((c.*s).instructions); }
+template <S s> double sh_wavefronts(const Counters& c) { return u((c.*s).wavefronts); }
+template <S s> double sh_ideal(const Counters& c) { return u((c.*s).ideal_wavefronts); }
+template <S s> double sh_conflicts(const Counters& c) { return u((c.*s).bank_conflicts); }
+template <S s> double sh_per_request(const Counters& c) { return ratio(u((c.*s).wavefronts), u((c.*s).instructions)); }
+template <S s> double sh_efficiency(const Counters& c) {
+  return 100.0 * ratio(u((c.*s).ideal_wavefronts), u((c.*s).wavefronts));
+}
+
+template <std::uint64_t Counters::*f> double field(const Counters& c) { return u(c.*f); }
+
+constexpr auto A = MetricScope::Always;
+constexpr auto C = MetricScope::CachedGpus;
+constexpr auto L = MetricScope::WithL1;
+
+// One L1 traffic kind: 14 rows. `mem_op` is the ncu suffix ("global_op_ld").
+#define WS_L1_ROWS(key, k, mem_op, inst_ncu, listed, nv_inst, nv_req, nv_tx, nv_tpr, nv_hit, nv_hit_fk, nv_eff)        \
+  {key ".instructions", inst_ncu, nv_inst, "", "instructions", "warp-level instructions", A, &instructions<k>, listed}, \
+  {key ".requests", "l1tex__t_requests_pipe_lsu_mem_" mem_op ".sum", nv_req, "", "requests",                           \
+   "requests to the L1/L1TEX tag stage", A, &requests<k>, listed},                                                     \
+  {key ".transactions", "l1tex__t_set_accesses_pipe_lsu_mem_" mem_op ".sum", "", nv_tx, "transactions",               \
+   "cache-line lookups (7.0+: 128 B lines per request) / 2.x-3.x transactions", A, &transactions<k>, listed},          \
+  {key ".sectors", "l1tex__t_sectors_pipe_lsu_mem_" mem_op ".sum", nv_tx, "-", "sectors", "32 B sectors requested",   \
+   A, &sectors<k>, listed},                                                                                             \
+  {key ".sector_hits", "l1tex__t_sectors_pipe_lsu_mem_" mem_op "_lookup_hit.sum", "", "", "sectors",                  \
+   "sectors found in L1 (tag and data present)", L, &hits<k>, listed},                                                 \
+  {key ".sector_misses", "l1tex__t_sectors_pipe_lsu_mem_" mem_op "_lookup_miss.sum", "", "", "sectors",               \
+   "sectors not found in L1", L, &misses<k>, listed},                                                                  \
+  {key ".bytes_moved", "l1tex__t_bytes_pipe_lsu_mem_" mem_op ".sum", "", "", "bytes",                                  \
+   "bytes the memory system moved for the instructions", A, &moved<k>, false},                                         \
+  {key ".bytes_needed", "", "", "", "bytes", "distinct bytes the active lanes used", A, &needed<k>, true},            \
+  {key ".sectors_per_request", "l1tex__average_t_sectors_per_request_pipe_lsu_mem_" mem_op ".ratio", nv_tpr, "-",     \
+   "sectors/request", "sectors per request", A, &sectors_per_request<k>, false},                                       \
+  {key ".transactions_per_request", "", "", nv_tpr, "transactions/request", "transactions per request (2.x/3.x)", A,  \
+   &transactions_per_request<k>, true},                                                                                 \
+  {key ".hit_rate", "l1tex__t_sector_pipe_lsu_mem_" mem_op "_hit_rate.pct", nv_hit, nv_hit_fk, "%",                    \
+   "L1 sector hit rate", L, &hit_rate<k>, false},                                                                      \
+  {key ".efficiency", "", nv_eff, "", "%", "bytes used / bytes moved (bus utilization)", A, &efficiency<k>, true},     \
+  {key ".bytes_wasted", "", "", "", "bytes", "bytes moved but not used", A, &wasted<k>, true}
+
+#define WS_SHARED_ROWS(key, s, op, listed_inst, nv_inst, nv_tx, nv_tpr, nv_conf)                                        \
+  {key ".instructions", "smsp__inst_executed_op_shared_" op ".sum", nv_inst, "", "instructions",                       \
+   "warp-level shared-memory instructions", A, &sh_instructions<s>, listed_inst},                                      \
+  {key ".wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" op ".sum", nv_tx, "", "wavefronts",             \
+   "passes through the shared-memory banks", A, &sh_wavefronts<s>, true},                                              \
+  {key ".ideal_wavefronts", "", "", "", "wavefronts", "passes without bank conflicts", A, &sh_ideal<s>, true},         \
+  {key ".bank_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" op ".sum", nv_conf, "", "conflicts",    \
+   "wavefronts beyond the ideal", A, &sh_conflicts<s>, true},                                                          \
+  {key ".wavefronts_per_request", "", nv_tpr, "", "wavefronts/request", "wavefronts per instruction", A,               \
+   &sh_per_request<s>, true},                                                                                           \
+  {key ".efficiency", "", "", "", "%", "ideal / actual wavefronts", A, &sh_efficiency<s>, true}
+
+// The base names (no rollup suffix) of this table that ncu 2025.3.1 lists for
+// gh100 (reference/ncu_gh100_memory_metrics.txt) or that validation/h100/cache
+// collected (l1tex__t_set_accesses_pipe_lsu_mem_global_op_st).
+constexpr std::string_view kMeasuredNames[] = {
+    "smsp__inst_executed_op_global_ld",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld",
+    "l1tex__t_set_accesses_pipe_lsu_mem_global_op_ld",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss",
+    "l1tex__t_bytes_pipe_lsu_mem_global_op_ld",
+    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate",
+    "smsp__inst_executed_op_global_st",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st",
+    "l1tex__t_set_accesses_pipe_lsu_mem_global_op_st",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss",
+    "l1tex__t_sector_pipe_lsu_mem_global_op_st_hit_rate",
+    "smsp__inst_executed_op_local_ld",
+    "l1tex__t_requests_pipe_lsu_mem_local_op_ld",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss",
+    "smsp__inst_executed_op_local_st",
+    "l1tex__t_requests_pipe_lsu_mem_local_op_st",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_st",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_hit",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_miss",
+    "smsp__inst_executed_op_shared_ld",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld",
+    "smsp__inst_executed_op_shared_st",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom",
+    "lts__t_requests_srcunit_tex_op_read",
+    "lts__t_sectors_srcunit_tex_op_read",
+    "lts__t_sectors_srcunit_tex_op_read_lookup_hit",
+    "lts__t_sectors_srcunit_tex_op_read_lookup_miss",
+    "lts__t_sector_op_read_hit_rate",
+    "lts__t_requests_srcunit_tex_op_write",
+    "lts__t_sectors_srcunit_tex_op_write",
+    "lts__t_sectors_srcunit_tex_op_write_lookup_hit",
+    "lts__t_sector_op_write_hit_rate",
+    "dram__bytes_read",
+    "dram__sectors_read",
+    "dram__bytes_write",
+    "dram__sectors_write",
+};
+
+std::string_view strip_suffix(std::string_view name);
+
+const std::vector<MetricName>& table() {
+  static const std::vector<MetricName> rows = [] {
+    std::vector<MetricName> r = {
+      WS_L1_ROWS("global_ld", &Counters::global_ld, "global_op_ld", "smsp__inst_executed_op_global_ld.sum", true,
+                 "inst_executed_global_loads", "global_load_requests", "gld_transactions",
+                 "gld_transactions_per_request", "global_hit_rate", "l1_cache_global_hit_rate", "gld_efficiency"),
+      WS_L1_ROWS("global_st", &Counters::global_st, "global_op_st", "smsp__inst_executed_op_global_st.sum", true,
+                 "inst_executed_global_stores", "global_store_requests", "gst_transactions",
+                 "gst_transactions_per_request", "", "", "gst_efficiency"),
+      WS_L1_ROWS("global_atom", &Counters::global_atom, "global_op_atom", "smsp__inst_executed_op_global_atom.sum",
+                 false, "inst_executed_global_atomics", "global_atomic_requests", "atomic_transactions",
+                 "atomic_transactions_per_request", "", "", ""),
+      WS_L1_ROWS("local_ld", &Counters::local_ld, "local_op_ld", "smsp__inst_executed_op_local_ld.sum", true,
+                 "inst_executed_local_loads", "local_load_requests", "local_load_transactions",
+                 "local_load_transactions_per_request", "local_hit_rate", "l1_cache_local_hit_rate", ""),
+      WS_L1_ROWS("local_st", &Counters::local_st, "local_op_st", "smsp__inst_executed_op_local_st.sum", true,
+                 "inst_executed_local_stores", "local_store_requests", "local_store_transactions",
+                 "local_store_transactions_per_request", "", "", ""),
+      // Read-only / texture path: 3.5-6.x (ld.global.nc, texture); 7.0+ texture fetches (pipe_tex).
+      {"readonly_ld.instructions", "smsp__inst_executed_op_texture.sum", "inst_executed_tex_ops", "", "instructions",
+       "warp-level read-only/texture loads", A, &instructions<&Counters::readonly_ld>, false},
+      {"readonly_ld.requests", "l1tex__t_requests_pipe_tex_mem_texture.sum", "tex_cache_requests", "", "requests",
+       "requests to the read-only/texture cache", A, &requests<&Counters::readonly_ld>, false},
+      {"readonly_ld.transactions", "", "", "", "queries", "read-only cache queries (3.5/3.7: 32 B per 4 threads)", A,
+       &transactions<&Counters::readonly_ld>, true},
+      {"readonly_ld.sectors", "l1tex__t_sectors_pipe_tex_mem_texture.sum", "tex_cache_transactions", "", "sectors",
+       "32 B sectors requested", A, &sectors<&Counters::readonly_ld>, false},
+      {"readonly_ld.sector_hits", "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum", "", "", "sectors",
+       "sectors found in the read-only cache", L, &hits<&Counters::readonly_ld>, false},
+      {"readonly_ld.hit_rate", "l1tex__t_sector_pipe_tex_mem_texture_hit_rate.pct", "tex_cache_hit_rate",
+       "nc_cache_global_hit_rate", "%", "read-only cache sector hit rate", L, &hit_rate<&Counters::readonly_ld>, false},
+      {"readonly_ld.efficiency", "", "", "", "%", "bytes used / bytes moved", A, &efficiency<&Counters::readonly_ld>,
+       true},
+
+      WS_SHARED_ROWS("shared_ld", &Counters::shared_ld, "ld", true, "inst_executed_shared_loads",
+                     "shared_load_transactions", "shared_load_transactions_per_request", "shared_ld_bank_conflict"),
+      WS_SHARED_ROWS("shared_st", &Counters::shared_st, "st", true, "inst_executed_shared_stores",
+                     "shared_store_transactions", "shared_store_transactions_per_request", "shared_st_bank_conflict"),
+      WS_SHARED_ROWS("shared_atom", &Counters::shared_atom, "atom", false, "inst_executed_shared_atomics", "", "", ""),
+
+      {"const.instructions", "", "", "", "instructions", "warp-level constant-memory loads", A,
+       &field<&Counters::const_instructions>, true},
+      {"const.serialization", "", "", "", "requests", "constant-cache requests after serialization by address", A,
+       &field<&Counters::const_serialization>, true},
+
+      {"l2.read_requests", "lts__t_requests_srcunit_tex_op_read.sum", "", "", "requests",
+       "L2 read requests from L1 (one per 128 B line)", C, &field<&Counters::l2_read_requests>, true},
+      {"l2.read_sectors", "lts__t_sectors_srcunit_tex_op_read.sum", "l2_tex_read_transactions",
+       "l2_l1_read_transactions", "sectors", "L2 sectors read by L1 misses and L1 bypasses", C,
+       &field<&Counters::l2_read_sectors>, true},
+      {"l2.read_sector_hits", "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "", "", "sectors",
+       "of those, found in L2", C, &field<&Counters::l2_read_sector_hits>, true},
+      {"l2.read_sector_misses", "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", "", "", "sectors",
+       "of those, missed in L2", C,
+       [](const Counters& c) { return u(c.l2_read_sectors - std::min(c.l2_read_sectors, c.l2_read_sector_hits)); },
+       true},
+      {"l2.read_hit_rate", "lts__t_sector_op_read_hit_rate.pct", "l2_tex_read_hit_rate", "l2_l1_read_hit_rate", "%",
+       "L2 sector hit rate of reads from L1", C,
+       [](const Counters& c) { return 100.0 * ratio(u(c.l2_read_sector_hits), u(c.l2_read_sectors)); }, true},
+      {"l2.write_requests", "lts__t_requests_srcunit_tex_op_write.sum", "", "", "requests",
+       "L2 write requests from L1 (one per 128 B line)", C, &field<&Counters::l2_write_requests>, true},
+      {"l2.write_sectors", "lts__t_sectors_srcunit_tex_op_write.sum", "l2_tex_write_transactions",
+       "l2_l1_write_transactions", "sectors", "L2 sectors written by stores and L1 write-backs", C,
+       &field<&Counters::l2_write_sectors>, true},
+      {"l2.write_sector_hits", "lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum", "", "", "sectors",
+       "of those, counted as hits (every written sector: writes allocate without fetching)", C,
+       &field<&Counters::l2_write_sector_hits>, true},
+      {"l2.write_hit_rate", "lts__t_sector_op_write_hit_rate.pct", "l2_tex_write_hit_rate", "-", "%",
+       "L2 sector hit rate of writes from L1", C,
+       [](const Counters& c) { return 100.0 * ratio(u(c.l2_write_sector_hits), u(c.l2_write_sectors)); }, true},
+      {"l2.atom_requests", "lts__t_requests_srcunit_tex_op_atom.sum", "", "", "requests",
+       "L2 atomic/reduction requests (one per 128 B line)", C, &field<&Counters::l2_atom_requests>, false},
+      {"l2.atom_sectors", "lts__t_sectors_srcunit_tex_op_atom.sum", "l2_atomic_transactions", "", "sectors",
+       "L2 sectors of atomics and reductions", C, &field<&Counters::l2_atom_sectors>, false},
+      {"l2.atom_sector_hits", "lts__t_sectors_srcunit_tex_op_atom_lookup_hit.sum", "", "", "sectors",
+       "of those, found in L2", C, &field<&Counters::l2_atom_sector_hits>, false},
+
+      {"dram.read_bytes", "dram__bytes_read.sum", "dram_read_bytes", "-", "bytes", "bytes read from DRAM", A,
+       &field<&Counters::dram_read_bytes>, true},
+      {"dram.read_sectors", "dram__sectors_read.sum", "dram_read_transactions", "", "sectors",
+       "32 B sectors read from DRAM", A, [](const Counters& c) { return u(c.dram_read_bytes / 32); }, true},
+      {"dram.write_bytes", "dram__bytes_write.sum", "dram_write_bytes", "-", "bytes", "bytes written to DRAM", A,
+       &field<&Counters::dram_write_bytes>, true},
+      {"dram.write_sectors", "dram__sectors_write.sum", "dram_write_transactions", "", "sectors",
+       "32 B sectors written to DRAM", A, [](const Counters& c) { return u(c.dram_write_bytes / 32); }, true},
+    };
+    for (MetricName& m : r) {
+      const std::string_view base = strip_suffix(m.ncu);
+      m.ncu_listed = m.ncu.empty() ||
+                     std::find(std::begin(kMeasuredNames), std::end(kMeasuredNames), base) != std::end(kMeasuredNames);
+    }
+    return r;
+  }();
+  return rows;
+}
+
+#undef WS_L1_ROWS
+#undef WS_SHARED_ROWS
+
+std::string_view strip_suffix(std::string_view name) {
+  for (std::string_view suffix : {".sum", ".pct", ".ratio", ".avg", ".max"})
+    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix)
+      return name.substr(0, name.size() - suffix.size());
+  return name;
+}
+
+bool fermi_kepler_profiler(const ArchSpec& arch) {
+  return arch.rules == RulesFamily::TeslaStrict || arch.rules == RulesFamily::TeslaRelaxed ||
+         arch.rules == RulesFamily::Fermi || arch.rules == RulesFamily::Kepler;
+}
+
+bool applies(const MetricName& m, const ArchSpec& arch) {
+  const bool tesla = arch.rules == RulesFamily::TeslaStrict || arch.rules == RulesFamily::TeslaRelaxed;
+  switch (m.scope) {
+    case MetricScope::Always: return true;
+    case MetricScope::CachedGpus: return !tesla;
+    case MetricScope::WithL1: return !tesla;
+  }
+  return true;
+}
+
+}  // namespace
+
+const std::vector<MetricName>& metric_table() { return table(); }
+
+std::string_view profiler_name(const MetricName& m, const ArchSpec& arch) {
+  if (arch.rules == RulesFamily::Volta) return m.ncu;
+  if (fermi_kepler_profiler(arch) && !m.nvprof_fermi_kepler.empty())
+    return m.nvprof_fermi_kepler == "-" ? std::string_view{} : m.nvprof_fermi_kepler;
+  return m.nvprof;
+}
+
+const MetricName* find_metric(std::string_view name) {
+  const std::string_view bare = strip_suffix(name);
+  for (const MetricName& m : table()) {
+    if (m.our_key == name || m.ncu == name || m.nvprof == name || m.nvprof_fermi_kepler == name) return &m;
+    if (!m.ncu.empty() && strip_suffix(m.ncu) == bare) return &m;
+  }
+  return nullptr;
+}
+
+std::vector<Metric> metrics(const Counters& counters, const ArchSpec& arch) {
+  std::vector<Metric> out;
+  out.reserve(table().size());
+  for (const MetricName& m : table()) {
+    if (!applies(m, arch)) continue;
+    const std::string_view name = profiler_name(m, arch);
+    out.push_back(Metric{std::string(name.empty() ? m.our_key : name), m.value(counters), std::string(m.unit),
+                         std::string(m.our_key)});
+  }
+  return out;
+}
+
+}  // namespace warpscope

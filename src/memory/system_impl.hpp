@@ -1,0 +1,61 @@
+// MemorySystem's state and its per-record access path, shared by
+// memory_system.cpp (construction, kernels, describe) and access_path.cpp (the
+// hot path).
+#pragma once
+
+#include <vector>
+
+#include "memory/hierarchy.hpp"
+#include "memory/warp_lines.hpp"
+#include "warpscope/cache.hpp"
+#include "warpscope/counters.hpp"
+#include "warpscope/memory_system.hpp"
+
+namespace warpscope {
+
+namespace memory {
+
+// Which L1Traffic of Counters a record adds to.
+enum class Kind : std::uint8_t { GlobalLd, GlobalSt, GlobalAtom, LocalLd, LocalSt, ReadOnlyLd, SharedLd, SharedSt,
+                                 SharedAtom, Const };
+
+// What one record adds, applied to the kernel counters and to the caller's
+// per-PC counters.
+struct Delta {
+  Kind kind = Kind::GlobalLd;
+  L1Traffic l1;
+  SharedTraffic shared;
+  std::uint64_t const_serialization = 0;
+  std::uint64_t l2r_req = 0, l2r_sec = 0, l2r_hit = 0;
+  std::uint64_t l2w_req = 0, l2w_sec = 0, l2w_hit = 0;
+  std::uint64_t l2a_req = 0, l2a_sec = 0, l2a_hit = 0;
+  std::uint64_t dram_r = 0, dram_w = 0;
+};
+
+void apply(Counters& c, const Delta& d);
+
+}  // namespace memory
+
+struct MemorySystem::Impl {
+  ArchSpec arch;
+  MemoryConfig cfg;
+  memory::Hierarchy h;
+  std::vector<Cache> l1;        // per SM (empty when there is no L1)
+  std::vector<Cache> readonly;  // per SM x partition (3.5/3.7)
+  std::vector<Cache> l2;        // zero or one
+  Counters kernel;
+  memory::WarpLines lines;      // scratch for the record in flight
+
+  Impl(const ArchSpec& a, const MemoryConfig& c);
+
+  // The hot path (access_path.cpp).
+  void cached(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d);
+  void load(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d);
+  void store(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d);
+  void atomic(int sm, memory::Delta& d);
+  void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d);
+  void l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, memory::Delta& d);
+  void write_back(const Eviction& e, memory::Delta& d);
+};
+
+}  // namespace warpscope

@@ -1,0 +1,121 @@
+// The native trace format, version 1 (docs/TRACE_FORMAT.md is the normative
+// description; this header mirrors it): file header, block framing, limits,
+// and the record codec used inside chunks.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/encoding.hpp"
+#include "warpscope/trace.hpp"
+#include "warpscope/warp_access.hpp"
+
+namespace warpscope::trace {
+
+// File header: magic (4) | u16 version | u16 flags (0).
+inline constexpr std::array<std::uint8_t, 4> kMagic{0x89, 'W', 'S', 'T'};
+inline constexpr std::size_t kFileHeaderBytes = 8;
+
+// Block header: u8 type | u8[3] reserved (0) | u32 body size | u64 FNV-1a of
+// header bytes 0..7 followed by the body.
+inline constexpr std::size_t kBlockHeaderBytes = 16;
+enum class BlockType : std::uint8_t { Kernel = 1, Chunk = 2, Footer = 3 };
+inline constexpr std::uint8_t kOptionalBlockTypes = 0x80;  // types >= 0x80: skipped when unknown
+
+// Limits a reader enforces before allocating (a corrupted length never makes
+// it allocate more than these).
+inline constexpr std::uint32_t kMaxChunkBytes = 64u << 20;       // uncompressed records of one chunk
+inline constexpr std::uint32_t kMaxKernelBlockBytes = 64u << 20;  // one kernel block body
+inline constexpr std::uint32_t kMaxOptionalBlockBytes = 64u << 20;
+inline constexpr std::uint32_t kMaxStringBytes = 1u << 20;
+inline constexpr std::uint32_t kChunkCountsBytes = 8;  // u32 record count | u32 uncompressed size
+inline constexpr std::uint32_t kFooterBytes = 24;       // u64 records | u64 kernels | u64 chunks
+std::uint32_t max_chunk_body_bytes();                   // counts + ZSTD_compressBound(kMaxChunkBytes)
+
+// Record tag bits (one byte starts every record).
+enum : std::uint8_t {
+  kTagKernel = 1u << 0,  // varint kernel follows
+  kTagCta = 1u << 1,     // varint cta
+  kTagWarp = 1u << 2,    // varint warp
+  kTagSm = 1u << 3,      // zig-zag varint sm
+  kTagType = 1u << 4,    // 2 bytes: space | op << 3 | log2(size) << 5, cache
+  kTagMask = 1u << 5,    // u32 active mask
+};
+inline constexpr unsigned kAddrModeShift = 6;
+enum class AddrMode : std::uint8_t { None = 0, Stride = 1, Deltas = 2 };
+// Longest possible encoding of one record.
+// tag, kernel, cta, warp, sm, type, mask, pc, base, then 31 deltas or 1 stride.
+inline constexpr std::size_t kMaxRecordBytes = 1 + 5 + 5 + 3 + 3 + 2 + 4 + 10 + 10 + 31 * kMaxVarintBytes;
+
+// Per-chunk state shared by encoder and decoder: every chunk starts from
+// these defaults, so chunks decode independently.
+struct CodecState {
+  std::uint32_t kernel = 0, cta = 0;
+  std::uint16_t warp = 0;
+  std::int16_t sm = -1;
+  std::uint8_t type_a = 0x40, type_b = 0;  // global, ld, 4 bytes, default
+  std::uint32_t mask = 0xffffffffu;
+  std::array<std::uint64_t, 256> last_base{};  // per PC slot
+  // Last PC per kernel in this chunk, valid where stamp == generation.
+  std::vector<std::uint64_t> last_pc;
+  std::vector<std::uint32_t> pc_stamp;
+  std::uint32_t generation = 1;
+
+  void reset();  // start of a chunk
+  std::uint64_t& pc_slot(std::uint32_t k) {
+    if (k < pc_stamp.size() && pc_stamp[k] == generation) return last_pc[k];
+    return new_pc_slot(k);
+  }
+  std::uint64_t& new_pc_slot(std::uint32_t k);
+};
+
+// Appends records to an uncompressed chunk buffer.
+class RecordEncoder {
+ public:
+  // Writes one record at `out`, which has kMaxRecordBytes of room; returns
+  // the end. The record has passed check_record().
+  std::uint8_t* encode(const WarpAccess& rec, std::uint8_t* out);
+  void reset() { state_.reset(); }
+
+ private:
+  CodecState state_;
+};
+
+// Decodes records from an uncompressed chunk. On malformed input decode()
+// returns false and error() says why.
+class RecordDecoder {
+ public:
+  void start(const std::uint8_t* data, std::size_t size, std::uint32_t kernel_count);
+  bool decode(WarpAccess& rec);
+  const char* error() const { return error_; }
+  std::size_t consumed() const { return static_cast<std::size_t>(p_ - begin_); }
+  bool at_end() const { return p_ == end_; }
+
+ private:
+  bool fail(const char* why) {
+    error_ = why;
+    return false;
+  }
+  CodecState state_;
+  const std::uint8_t* begin_ = nullptr;
+  const std::uint8_t* p_ = nullptr;
+  const std::uint8_t* end_ = nullptr;
+  std::uint32_t kernel_count_ = 0;
+  const char* error_ = "";
+};
+
+// Kernel block bodies.
+std::string encode_kernel(const KernelInfo& k);
+// Throws TraceError naming the file and the block offset on malformed input.
+KernelInfo decode_kernel(const std::uint8_t* data, std::size_t size, const std::string& file, std::uint64_t offset);
+
+// Fuzzing aid: rewrites every block checksum of a native trace in place so
+// that mutated bodies reach the decoders. Stops at the first block it cannot
+// frame.
+void fix_checksums(std::string& bytes);
+
+}  // namespace warpscope::trace

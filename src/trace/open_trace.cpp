@@ -1,0 +1,71 @@
+// Entry points: format names, format detection by the first byte (the native
+// magic starts with 0x89, which no text trace can), and the writer factory.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+
+#include "trace/native_format.hpp"
+#include "trace/trace_impl.hpp"
+
+namespace warpscope {
+
+std::string_view to_string(TraceFormat f) { return f == TraceFormat::Native ? "native" : "text"; }
+
+std::optional<TraceFormat> parse_trace_format(std::string_view text) {
+  if (text == "native") return TraceFormat::Native;
+  if (text == "text") return TraceFormat::Text;
+  return std::nullopt;
+}
+
+TraceFormat trace_format_for_path(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext == ".txt" || ext == ".wstxt" ? TraceFormat::Text : TraceFormat::Native;
+}
+
+namespace {
+
+std::unique_ptr<TraceSource> open_input(std::unique_ptr<trace::ByteInput> in, const TraceReadOptions& options) {
+  const std::string_view first = in->peek(1);
+  if (!first.empty() && static_cast<std::uint8_t>(first[0]) == trace::kMagic[0])
+    return trace::make_native_reader(std::move(in), options);
+  return trace::make_text_reader(std::move(in));
+}
+
+}  // namespace
+
+std::unique_ptr<TraceSource> open_trace(const std::filesystem::path& path, const TraceReadOptions& options) {
+  TraceReadOptions o = options;
+  const std::string name = path.string();
+  if (name.size() >= 8 && name.compare(name.size() - 8, 8, ".partial") == 0) o.recover = true;
+  return open_input(std::make_unique<trace::ByteInput>(path), o);
+}
+
+std::unique_ptr<TraceSource> open_trace_buffer(std::string_view bytes, const std::string& name,
+                                               const TraceReadOptions& options) {
+  return open_input(std::make_unique<trace::ByteInput>(bytes, name), options);
+}
+
+std::unique_ptr<TraceSink> create_trace(const std::filesystem::path& path, TraceFormat format,
+                                        const TraceWriteOptions& options) {
+  return format == TraceFormat::Native ? trace::make_native_writer(path, options)
+                                       : trace::make_text_writer(path, options);
+}
+
+namespace trace {
+
+void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
+  if (r.kernel >= kernel_count)
+    throw Error(fmt::format("trace record of kernel {} written before begin_kernel declared it ({} kernels so far)",
+                            r.kernel, kernel_count));
+  if (r.size == 0 || r.size > 16 || !std::has_single_bit(unsigned{r.size}) || r.space > Space::Texture ||
+      r.op > Op::Reduction || r.cache > CacheOp::Wt)
+    throw Error(fmt::format("cannot write a trace record with size {}, space {}, op {}, cache op {}: sizes are 1, "
+                            "2, 4, 8 or 16 bytes",
+                            r.size, static_cast<int>(r.space), static_cast<int>(r.op), static_cast<int>(r.cache)));
+}
+
+}  // namespace trace
+}  // namespace warpscope

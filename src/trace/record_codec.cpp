@@ -1,0 +1,222 @@
+// Records inside a native chunk (docs/TRACE_FORMAT.md "Records"): a tag byte
+// saying which fields differ from the previous record, the PC as a delta
+// from the kernel's previous PC, and the lane addresses as base + stride or
+// base + per-lane deltas.
+#include <algorithm>
+#include <bit>
+
+#include "trace/native_format.hpp"
+
+namespace warpscope::trace {
+
+void CodecState::reset() {
+  kernel = 0;
+  cta = 0;
+  warp = 0;
+  sm = -1;
+  type_a = 0x40;
+  type_b = 0;
+  mask = 0xffffffffu;
+  last_base.fill(0);
+  if (++generation == 0) {  // wrapped: forget every stamp
+    std::fill(pc_stamp.begin(), pc_stamp.end(), 0u);
+    generation = 1;
+  }
+}
+
+std::uint64_t& CodecState::new_pc_slot(std::uint32_t k) {
+  if (k >= last_pc.size()) {
+    last_pc.resize(std::size_t{k} + 1);
+    pc_stamp.resize(std::size_t{k} + 1);
+  }
+  pc_stamp[k] = generation;
+  last_pc[k] = 0;
+  return last_pc[k];
+}
+
+namespace {
+
+// Records reach the encoder through check_record(): sizes are powers of two up to 16.
+std::uint8_t type_byte_a(const WarpAccess& r) {
+  const auto size_log2 = static_cast<unsigned>(std::countr_zero(unsigned{r.size}));
+  return static_cast<std::uint8_t>(static_cast<unsigned>(r.space) | static_cast<unsigned>(r.op) << 3 |
+                                   size_log2 << 5);
+}
+
+}  // namespace
+
+std::uint8_t* RecordEncoder::encode(const WarpAccess& r, std::uint8_t* out) {
+  CodecState& s = state_;
+  const std::uint8_t a = type_byte_a(r);
+  const auto b = static_cast<std::uint8_t>(r.cache);
+  std::uint8_t* tag = out++;
+  unsigned bits = 0;
+  if (r.kernel != s.kernel) {
+    bits |= kTagKernel;
+    out = put_varint(out, r.kernel);
+    s.kernel = r.kernel;
+  }
+  if (r.cta != s.cta) {
+    bits |= kTagCta;
+    out = put_varint(out, r.cta);
+    s.cta = r.cta;
+  }
+  if (r.warp != s.warp) {
+    bits |= kTagWarp;
+    out = put_varint(out, r.warp);
+    s.warp = r.warp;
+  }
+  if (r.sm != s.sm) {
+    bits |= kTagSm;
+    out = put_varint(out, zigzag(r.sm));
+    s.sm = r.sm;
+  }
+  if (a != s.type_a || b != s.type_b) {
+    bits |= kTagType;
+    *out++ = a;
+    *out++ = b;
+    s.type_a = a;
+    s.type_b = b;
+  }
+  const std::uint32_t m = r.active.bits();
+  if (m != s.mask) {
+    bits |= kTagMask;
+    for (int i = 0; i < 4; ++i) *out++ = static_cast<std::uint8_t>(m >> (8 * i));
+    s.mask = m;
+  }
+  std::uint64_t& last_pc = s.pc_slot(r.kernel);
+  out = put_varint(out, zigzag(static_cast<std::int64_t>(r.pc - last_pc)));
+  last_pc = r.pc;
+
+  AddrMode mode = AddrMode::None;
+  if (m != 0) {
+    const int first = std::countr_zero(m);
+    const std::uint64_t base = r.addr[static_cast<unsigned>(first)];
+    std::uint64_t& last_base = s.last_base[(r.pc >> 3) & 255u];
+    out = put_varint(out, zigzag(static_cast<std::int64_t>(base - last_base)));
+    last_base = base;
+    const std::uint32_t rest = m & (m - 1);
+    std::int64_t stride = 0;
+    bool strided = true;
+    if (rest != 0) {
+      const int second = std::countr_zero(rest);
+      const auto d = static_cast<std::int64_t>(r.addr[static_cast<unsigned>(second)] - base);
+      const std::int64_t gap = second - first;
+      strided = d % gap == 0;
+      stride = d / gap;
+      for (std::uint32_t left = rest; strided && left != 0; left &= left - 1) {
+        const int l = std::countr_zero(left);
+        strided = r.addr[static_cast<unsigned>(l)] ==
+                  base + static_cast<std::uint64_t>(stride) * static_cast<std::uint64_t>(l - first);
+      }
+    }
+    if (strided) {
+      mode = AddrMode::Stride;
+      out = put_varint(out, zigzag(stride));
+    } else {
+      mode = AddrMode::Deltas;
+      std::uint64_t prev = base;
+      for (std::uint32_t left = rest; left != 0; left &= left - 1) {
+        const std::uint64_t a_l = r.addr[static_cast<unsigned>(std::countr_zero(left))];
+        out = put_varint(out, zigzag(static_cast<std::int64_t>(a_l - prev)));
+        prev = a_l;
+      }
+    }
+  }
+  *tag = static_cast<std::uint8_t>(bits | static_cast<unsigned>(mode) << kAddrModeShift);
+  return out;
+}
+
+void RecordDecoder::start(const std::uint8_t* data, std::size_t size, std::uint32_t kernel_count) {
+  state_.reset();
+  begin_ = p_ = data;
+  end_ = data + size;
+  kernel_count_ = kernel_count;
+  error_ = "";
+}
+
+bool RecordDecoder::decode(WarpAccess& r) {
+  CodecState& s = state_;
+  if (p_ == end_) return fail("the chunk data ends before its last record");
+  const std::uint8_t tag = *p_++;
+  std::uint64_t v = 0;
+  if (tag & kTagKernel) {
+    if (!get_varint(p_, end_, v) || v > UINT32_MAX) return fail("bad kernel id");
+    s.kernel = static_cast<std::uint32_t>(v);
+  }
+  if (s.kernel >= kernel_count_) return fail("record of a kernel not declared before it");
+  if (tag & kTagCta) {
+    if (!get_varint(p_, end_, v) || v > UINT32_MAX) return fail("bad CTA id");
+    s.cta = static_cast<std::uint32_t>(v);
+  }
+  if (tag & kTagWarp) {
+    if (!get_varint(p_, end_, v) || v > UINT16_MAX) return fail("bad warp id");
+    s.warp = static_cast<std::uint16_t>(v);
+  }
+  if (tag & kTagSm) {
+    if (!get_varint(p_, end_, v) || v > 0xffff) return fail("bad SM id");
+    s.sm = static_cast<std::int16_t>(unzigzag(v));
+  }
+  if (tag & kTagType) {
+    if (end_ - p_ < 2) return fail("the chunk data ends inside a record");
+    const std::uint8_t a = p_[0], b = p_[1];
+    if ((a & 7u) > static_cast<unsigned>(Space::Texture) || (a >> 5) > 4 || b > static_cast<unsigned>(CacheOp::Wt))
+      return fail("bad space, size or cache operator code");
+    s.type_a = a;
+    s.type_b = b;
+    p_ += 2;
+  }
+  if (tag & kTagMask) {
+    if (end_ - p_ < 4) return fail("the chunk data ends inside a record");
+    s.mask = load_u32(p_);
+    p_ += 4;
+  }
+  if (!get_varint(p_, end_, v)) return fail("bad PC delta");
+  std::uint64_t& last_pc = s.pc_slot(s.kernel);
+  last_pc += static_cast<std::uint64_t>(unzigzag(v));
+
+  r.pc = last_pc;
+  r.kernel = s.kernel;
+  r.cta = s.cta;
+  r.warp = s.warp;
+  r.sm = s.sm;
+  r.space = static_cast<Space>(s.type_a & 7u);
+  r.op = static_cast<Op>((s.type_a >> 3) & 3u);
+  r.size = static_cast<std::uint8_t>(1u << (s.type_a >> 5));
+  r.cache = static_cast<CacheOp>(s.type_b);
+  const std::uint32_t m = s.mask;
+  r.active = LaneMask(m);
+
+  const auto mode = static_cast<AddrMode>(tag >> kAddrModeShift);
+  if (m == 0) {
+    if (mode != AddrMode::None) return fail("addresses for a record with no active lane");
+    r.addr.fill(0);
+    return true;
+  }
+  if (mode != AddrMode::Stride && mode != AddrMode::Deltas) return fail("bad address mode");
+  if (!get_varint(p_, end_, v)) return fail("bad base address");
+  std::uint64_t& last_base = s.last_base[(r.pc >> 3) & 255u];
+  const std::uint64_t base = last_base + static_cast<std::uint64_t>(unzigzag(v));
+  last_base = base;
+  const int first = std::countr_zero(m);
+  if (mode == AddrMode::Stride) {
+    if (!get_varint(p_, end_, v)) return fail("bad stride");
+    const auto stride = static_cast<std::uint64_t>(unzigzag(v));
+    for (int i = 0; i < kWarpSize; ++i) {
+      const std::uint64_t keep = 0 - std::uint64_t{(m >> i) & 1u};
+      r.addr[static_cast<unsigned>(i)] = (base + stride * static_cast<std::uint64_t>(i - first)) & keep;
+    }
+    return true;
+  }
+  r.addr.fill(0);
+  r.addr[static_cast<unsigned>(first)] = base;
+  std::uint64_t prev = base;
+  for (std::uint32_t left = m & (m - 1); left != 0; left &= left - 1) {
+    if (!get_varint(p_, end_, v)) return fail("bad lane address delta");
+    prev += static_cast<std::uint64_t>(unzigzag(v));
+    r.addr[static_cast<unsigned>(std::countr_zero(left))] = prev;
+  }
+  return true;
+}
+
+}  // namespace warpscope::trace
