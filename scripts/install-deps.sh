@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ make pkg-config
   libfmt-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev libzstd-dev
+  clang libclang-rt-14-dev
 )
 
 missing=()
