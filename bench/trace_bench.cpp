@@ -135,8 +135,8 @@ void BM_TraceWrite(benchmark::State& state, Shape shape) {
   records(shape);
   for (auto _ : state) write_trace(path, shape, kRecords);
   const auto file = std::filesystem::file_size(path);
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kRecords));
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file));
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kRecords));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(file));
   state.counters["file_B/rec"] = static_cast<double>(file) / kRecords;
   std::filesystem::remove(path);
 }
@@ -152,8 +152,8 @@ void BM_TraceRead(benchmark::State& state, Shape shape) {
     while (src->next(r)) sum += r.addr[31];
     benchmark::DoNotOptimize(sum);
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kRecords));
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file));  // compressed input
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kRecords));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(file));  // compressed input
   const double encoded = static_cast<double>(encoded_bytes(path));
   state.counters["file_B/rec"] = static_cast<double>(file) / kRecords;
   state.counters["encoded_B/rec"] = encoded / kRecords;     // before zstd
