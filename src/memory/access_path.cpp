@@ -93,6 +93,7 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
   if (path == MemoryPath::ReadOnly && readonly.empty()) path = h.readonly_in_l1 ? MemoryPath::L1 : MemoryPath::L2;
 
   if (path == MemoryPath::L1 && l1c != nullptr) {
+    if (!local) l1_has_global[static_cast<std::size_t>(sm)] = 1;
     ReadOptions o;
     o.evict_first = ef;
     o.fill_line = !h.sector_fills;
@@ -134,6 +135,7 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
   }
 
   // L2 only (non-caching loads; no L1): 7.0+ counts the L1TEX lookups as misses.
+  if (l1c != nullptr && !local && l1_has_global[static_cast<std::size_t>(sm)] == 0) l1c = nullptr;  // nothing to invalidate
   if (lines.count > 1 && !l2.empty())
     for (std::uint32_t i = 0; i < lines.count; ++i)
       l2.front().prefetch(LineAddr{local ? local_key(rec, lines.lines[i].line) : lines.lines[i].line});
@@ -173,6 +175,11 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
   through.write_back = false;
   through.evict_first = ef;
   through.allocate = h.store == memory::StorePolicy::Allocate && rec.cache != CacheOp::Cg && rec.cache != CacheOp::Cv;
+  if (l1c != nullptr && !local) {
+    std::uint8_t& has = l1_has_global[static_cast<std::size_t>(sm)];
+    if (through.allocate) has = 1;
+    else if (has == 0) l1c = nullptr;  // no global line to invalidate or update
+  }
   for (std::uint32_t i = 0; i < lines.count; ++i) {
     const memory::WarpLine& w = lines.lines[i];
     const std::uint64_t key = local ? local_key(rec, w.line) : w.line;
@@ -196,7 +203,7 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
 }
 
 void MemorySystem::Impl::atomic(int sm, Delta& d) {
-  Cache* l1c = l1.empty() ? nullptr : &l1[static_cast<std::size_t>(sm)];
+  Cache* l1c = l1.empty() || l1_has_global[static_cast<std::size_t>(sm)] == 0 ? nullptr : &l1[static_cast<std::size_t>(sm)];
   const auto sector = static_cast<std::uint64_t>(h.dram_sector_bytes);
   for (std::uint32_t i = 0; i < lines.count; ++i) {
     const memory::WarpLine& w = lines.lines[i];

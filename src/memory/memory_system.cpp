@@ -2,6 +2,8 @@
 // per-record dispatch and the counters. The cache walk is access_path.cpp.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "memory/system_impl.hpp"
 #include "warpscope/error.hpp"
 
@@ -50,6 +52,7 @@ MemorySystem::Impl::Impl(const ArchSpec& a, const MemoryConfig& c)
       cc.seed = h.l1.seed + static_cast<std::uint64_t>(s) * 0x9E3779B97F4A7C15ull;
       l1.emplace_back(cc);
     }
+    l1_has_global.assign(l1.size(), 0);
   }
   if (h.readonly_partitions > 0)
     for (int s = 0; s < h.num_sms * h.readonly_partitions; ++s) readonly.emplace_back(h.readonly);
@@ -63,6 +66,7 @@ MemorySystem::~MemorySystem() = default;
 void MemorySystem::begin_kernel() {
   Impl& m = *impl_;
   for (Cache& c : m.l1) c.invalidate_all();
+  std::fill(m.l1_has_global.begin(), m.l1_has_global.end(), std::uint8_t{0});
   for (Cache& c : m.readonly) c.invalidate_all();
   if (m.cfg.flush_l2_between_kernels)
     for (Cache& c : m.l2) {

@@ -43,6 +43,10 @@ struct MemorySystem::Impl {
   std::vector<Cache> l1;        // per SM (empty when there is no L1)
   std::vector<Cache> readonly;  // per SM x partition (3.5/3.7)
   std::vector<Cache> l2;        // zero or one
+  // Per SM: whether its L1 may hold a global line. Until one is allocated,
+  // invalidating global lines there is a no-op and is skipped (2.x/3.x
+  // non-caching loads and stores would otherwise look up L1 for nothing).
+  std::vector<std::uint8_t> l1_has_global;
   Counters kernel;
   memory::WarpLines lines;      // scratch for the record in flight
 
