@@ -226,7 +226,13 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     if (!args->csv_file.empty()) report::write_file_atomically(args->csv_file, result_csv(r));
 
     fmt::print("trace {}: {} records, {} analysed in {:.2f} s\n", args->trace, r.records_read, r.records_analyzed, r.seconds);
-    for (const auto& a : r.archs) fmt::print("  {}: {}\n", a.arch->name, a.memory_description);
+    for (const auto& a : r.archs) {
+      std::string desc = a.memory_description;
+      while (!desc.empty() && desc.back() == '\n') desc.pop_back();
+      std::string indented;
+      for (char c : desc) indented += c == '\n' ? std::string("\n      ") : std::string(1, c);
+      fmt::print("  {}: {}\n", a.arch->name, indented);
+    }
     if (r.archs.empty() || r.archs.front().kernels.empty()) {
       fmt::print("\nno kernel{}\n", options.kernel_filter ? " matches --kernel " + args->kernel : "");
       return 0;

@@ -1,0 +1,78 @@
+// `warpscope analyze` through the command line: side-by-side output, JSON and
+// CSV files, kernel filter, and one clear error (exit 2, no output file) for a
+// bad trace.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli/run_cli.hpp"
+
+namespace warpscope::test {
+namespace {
+
+const std::string kTrace = WARPSCOPE_SOURCE_DIR "/validation/h100/cache/stencil2d.wstrace";
+
+std::filesystem::path temp(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("warpscope_analyze_" + std::to_string(::getpid()) + "_" + name);
+}
+
+TEST(CliAnalyze, SideBySideWithProfilerNames) {
+  auto r = run_cli("analyze " + kTrace + " --arch sm_35,sm_90 --top 3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("kernel 0 'stencil2d'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos);  // ncu name (sm_90)
+  EXPECT_NE(r.out.find("gld_transactions"), std::string::npos);                              // nvprof name (sm_35)
+  EXPECT_NE(r.out.find("top 3 instructions by bytes wasted"), std::string::npos);
+  EXPECT_TRUE(r.err.empty()) << "no progress bar when stderr is not a terminal: " << r.err;
+}
+
+TEST(CliAnalyze, JsonAndCsvFiles) {
+  const auto json = temp("out.json"), csv = temp("out.csv");
+  auto r = run_cli("analyze " + kTrace + " --arch sm_90 --json " + json.string() + " --csv " + csv.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(slurp(json));
+  const auto& m = j["archs"][0]["kernels"][0]["metrics"];
+  // seed-free facts of the stencil: 5 loads per interior thread, 4.375 sectors per request
+  EXPECT_EQ(m["smsp__inst_executed_op_global_ld.sum"], 40800);
+  EXPECT_EQ(m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 178500);
+  EXPECT_EQ(j["records_read"], 48960);
+  const std::string text = slurp(csv);
+  EXPECT_EQ(text.rfind("arch,kernel_id,kernel,metric,our_key,value,unit\n", 0), 0u);
+  EXPECT_NE(text.find("sm_90,0,stencil2d,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,global_ld.sectors,178500"),
+            std::string::npos);
+  std::filesystem::remove(json);
+  std::filesystem::remove(csv);
+}
+
+TEST(CliAnalyze, KernelFilter) {
+  auto r = run_cli("analyze " + kTrace + " --arch sm_90 --kernel '^transpose'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("no kernel matches --kernel ^transpose"), std::string::npos) << r.out;
+  auto bad = run_cli("analyze " + kTrace + " --kernel '('");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("not a regular expression"), std::string::npos);
+}
+
+TEST(CliAnalyze, TruncatedTraceIsOneErrorAndNoOutputFile) {
+  const auto cut = temp("cut.wstrace"), json = temp("cut.json");
+  {
+    const std::string bytes = slurp(kTrace);
+    std::ofstream(cut, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+  }
+  auto r = run_cli("analyze " + cut.string() + " --arch sm_90 --json " + json.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("byte"), std::string::npos) << r.err;  // names the offset
+  EXPECT_FALSE(std::filesystem::exists(json));
+  EXPECT_FALSE(std::filesystem::exists(json.string() + ".tmp"));
+  std::filesystem::remove(cut);
+  auto missing = run_cli("analyze /nonexistent.wstrace");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(count_lines(missing.err), 1) << missing.err;
+}
+
+}  // namespace
+}  // namespace warpscope::test
