@@ -107,6 +107,7 @@ struct ArchSpec {
   std::int64_t l2_max_size = 0;
   int l2_line = 128, l2_sector = 32;
   int l2_ways = 16;
+  int l2_fill_bytes = 32;                         // DRAM read granularity of an L2 miss (sector promotion)
   std::string l2_replacement = "lru";             // lru | fifo | random
   std::string l2_set_hash = "modulo";             // modulo | xor
 

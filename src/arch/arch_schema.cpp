@@ -81,6 +81,7 @@ const std::vector<ParamDef>& param_defs() {
       {"l2", "max_size", P::Bytes, "bytes", "largest L2 of the generation", &S::l2_max_size},
       {"l2", "line_size", P::Int, "bytes", "L2 line size", &S::l2_line},
       {"l2", "sector_size", P::Int, "bytes", "L2 sector size", &S::l2_sector},
+      {"l2", "fill_bytes", P::Int, "bytes", "bytes an L2 read miss fetches from DRAM: 32 = the sector, 64 = the aligned sector pair", &S::l2_fill_bytes},
       {"l2", "ways", P::Int, "ways", "L2 associativity in the cache model; sets = L2 lines / ways", &S::l2_ways},
       {"l2", "replacement", P::Text, "", "L2 replacement: lru, fifo or random", &S::l2_replacement},
       {"l2", "set_hash", P::Text, "", "L2 set index: modulo or xor (XOR-fold of the line address)", &S::l2_set_hash},

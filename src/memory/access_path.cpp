@@ -63,6 +63,30 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
   d.l2r_hit += static_cast<std::uint64_t>(r.hit.count());
   d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * bytes;
   d.dram_w += static_cast<std::uint64_t>(r.evicted.dirty.count()) * bytes;
+  if (h.l2_fill_sectors > 1) {
+    // DRAM reads come in aligned groups of sectors (validation/h100/cache: 64 B
+    // pieces on the H100): a miss fills the rest of its group too. The first
+    // request for such a promoted sector is still a miss for Nsight Compute
+    // (lts__t_sectors_lookup_miss_data_promoted), without a DRAM read.
+    if (!l2_promoted.empty())
+      for (unsigned s = 0; s < 8; ++s)
+        if (((r.hit.bits() >> s) & 1u) && l2_promoted.erase(line * 8 + s)) --d.l2r_hit;
+    if (r.fetch.any()) {
+      std::uint32_t group = 0;
+      const unsigned g = static_cast<unsigned>(h.l2_fill_sectors);
+      for (unsigned s = 0; s < 8; ++s)
+        if ((r.fetch.bits() >> s) & 1u) group |= ((1u << g) - 1u) << (s / g * g);
+      const SectorMask extra(static_cast<std::uint8_t>(group & ~static_cast<std::uint32_t>(sectors.bits()) & 0xFFu));
+      if (extra.any()) {
+        const ReadResult p = l2.front().read(LineAddr{line}, extra, o);
+        d.dram_r += static_cast<std::uint64_t>(p.fetch.count()) * bytes;
+        d.dram_w += static_cast<std::uint64_t>(p.evicted.dirty.count()) * bytes;
+        if (l2_promoted.size() > (1u << 22)) l2_promoted.clear();  // bound the memory: an approximation anyway
+        for (unsigned s = 0; s < 8; ++s)
+          if ((p.fetch.bits() >> s) & 1u) l2_promoted.insert(line * 8 + s);
+      }
+    }
+  }
 }
 
 void MemorySystem::Impl::l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, Delta& d) {

@@ -142,6 +142,7 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
   h.l2.byte_masks = true;  // write-allocate with byte masks, write-back (Accel-Sim l2_write_policy)
   if (l2_lines == 0) h.l2_bytes = 0;
   h.dram_sector_bytes = arch.l2_sector;
+  h.l2_fill_sectors = std::max(1, arch.l2_fill_bytes / arch.l2_sector);
   return h;
 }
 

@@ -44,6 +44,7 @@ struct Hierarchy {
   std::int64_t l2_bytes = 0;         // 0: no L2
   CacheConfig l2;
   int dram_sector_bytes = 32;        // DRAM traffic per L2 sector filled or written back
+  int l2_fill_sectors = 1;           // sectors an L2 read miss fetches (aligned group; 2 = 64 B promotion)
 
   static Hierarchy resolve(const ArchSpec& arch, const MemoryConfig& config);
 };

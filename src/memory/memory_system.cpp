@@ -72,6 +72,7 @@ void MemorySystem::begin_kernel() {
     for (Cache& c : m.l2) {
       c.flush_dirty();  // written back before this kernel: not its traffic
       c.invalidate_all();
+      m.l2_promoted.clear();
     }
   m.kernel = Counters{};
 }

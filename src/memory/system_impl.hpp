@@ -3,6 +3,7 @@
 // hot path).
 #pragma once
 
+#include <unordered_set>
 #include <vector>
 
 #include "memory/hierarchy.hpp"
@@ -43,6 +44,9 @@ struct MemorySystem::Impl {
   std::vector<Cache> l1;        // per SM (empty when there is no L1)
   std::vector<Cache> readonly;  // per SM x partition (3.5/3.7)
   std::vector<Cache> l2;        // zero or one
+  // L2 sectors filled by promotion and not requested since: ncu counts the first
+  // request for one as a miss (lookup_miss_data_promoted) though no DRAM read follows.
+  std::unordered_set<std::uint64_t> l2_promoted;
   // Per SM: whether its L1 may hold a global line. Until one is allocated,
   // invalidating global lines there is a no-op and is skipped (2.x/3.x
   // non-caching loads and stores would otherwise look up L1 for nothing).

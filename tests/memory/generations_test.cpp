@@ -235,7 +235,7 @@ TEST(Volta, PartialSectorStoreThenLoad) {
   const Counters& k = m->kernel_counters();
   EXPECT_EQ(k.global_ld.sector_hits, 0u);
   EXPECT_EQ(k.l2_read_sector_hits, 0u);
-  EXPECT_EQ(k.dram_read_bytes, 32u);
+  EXPECT_EQ(k.dram_read_bytes, 64u);  // the sector and its 64 B partner (l2.fill_bytes = 64 on sm_90)
   m->end_kernel(true);
   EXPECT_EQ(m->kernel_counters().dram_write_bytes, 32u);
 }
@@ -307,5 +307,25 @@ TEST(Kernels, SmOutOfRangeIsAnError) {
   EXPECT_NO_THROW(m->access(line_access(kBase), 131));
 }
 
+}  // namespace
+}  // namespace warpscope::test
+
+namespace warpscope::test {
+namespace {
+// validation/h100/cache (gather): the H100 reads DRAM in 64 B pieces, and the
+// first request for the promoted partner sector is a miss without a DRAM read.
+TEST(Volta, SectorPromotionOn90) {
+  auto m = memory("sm_90");
+  m->access(one_lane(kBase + 0x2000), 0);        // sector 0: miss, DRAM reads sectors 0 and 1
+  EXPECT_EQ(m->kernel_counters().dram_read_bytes, 64u);
+  m->access(one_lane(kBase + 0x2000 + 32), 1);   // sector 1 on another SM: L2 lookup miss, no DRAM read
+  EXPECT_EQ(m->kernel_counters().l2_read_sector_hits, 0u);
+  EXPECT_EQ(m->kernel_counters().dram_read_bytes, 64u);
+  m->access(one_lane(kBase + 0x2000 + 32), 2);   // then it is an ordinary hit
+  EXPECT_EQ(m->kernel_counters().l2_read_sector_hits, 1u);
+  auto v = memory("sm_70");                      // 32 B fills assumed before 9.0
+  v->access(one_lane(kBase + 0x2000), 0);
+  EXPECT_EQ(v->kernel_counters().dram_read_bytes, 32u);
+}
 }  // namespace
 }  // namespace warpscope::test
