@@ -68,9 +68,17 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
     // pieces on the H100): a miss fills the rest of its group too. The first
     // request for such a promoted sector is still a miss for Nsight Compute
     // (lts__t_sectors_lookup_miss_data_promoted), without a DRAM read.
-    if (!l2_promoted.empty())
-      for (unsigned s = 0; s < 8; ++s)
-        if (((r.hit.bits() >> s) & 1u) && l2_promoted.erase(line * 8 + s)) --d.l2r_hit;
+    if (l2_promoted_any)
+      for (unsigned s = 0; s < 8; ++s) {
+        if (((r.hit.bits() >> s) & 1u) == 0) continue;
+        const std::uint64_t slot = promoted_slot(line, s);
+        std::uint64_t& word = l2_promoted[slot >> 6];
+        const std::uint64_t bit = 1ull << (slot & 63);
+        if (word & bit) {
+          word &= ~bit;
+          --d.l2r_hit;
+        }
+      }
     if (r.fetch.any()) {
       std::uint32_t group = 0;
       const unsigned g = static_cast<unsigned>(h.l2_fill_sectors);
@@ -81,9 +89,13 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
         const ReadResult p = l2.front().read(LineAddr{line}, extra, o);
         d.dram_r += static_cast<std::uint64_t>(p.fetch.count()) * bytes;
         d.dram_w += static_cast<std::uint64_t>(p.evicted.dirty.count()) * bytes;
-        if (l2_promoted.size() > (1u << 22)) l2_promoted.clear();  // bound the memory: an approximation anyway
+        if (l2_promoted.empty()) l2_promoted.assign(std::size_t{1} << 18, 0);
+        l2_promoted_any = true;
         for (unsigned s = 0; s < 8; ++s)
-          if ((p.fetch.bits() >> s) & 1u) l2_promoted.insert(line * 8 + s);
+          if ((p.fetch.bits() >> s) & 1u) {
+            const std::uint64_t slot = promoted_slot(line, s);
+            l2_promoted[slot >> 6] |= 1ull << (slot & 63);
+          }
       }
     }
   }

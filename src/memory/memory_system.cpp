@@ -72,7 +72,8 @@ void MemorySystem::begin_kernel() {
     for (Cache& c : m.l2) {
       c.flush_dirty();  // written back before this kernel: not its traffic
       c.invalidate_all();
-      m.l2_promoted.clear();
+      if (m.l2_promoted_any) std::fill(m.l2_promoted.begin(), m.l2_promoted.end(), 0);
+      m.l2_promoted_any = false;
     }
   m.kernel = Counters{};
 }

@@ -3,7 +3,6 @@
 // hot path).
 #pragma once
 
-#include <unordered_set>
 #include <vector>
 
 #include "memory/hierarchy.hpp"
@@ -46,7 +45,13 @@ struct MemorySystem::Impl {
   std::vector<Cache> l2;        // zero or one
   // L2 sectors filled by promotion and not requested since: ncu counts the first
   // request for one as a miss (lookup_miss_data_promoted) though no DRAM read follows.
-  std::unordered_set<std::uint64_t> l2_promoted;
+  // A hashed bit table (2^24 bits): constant cost per access; a collision only
+  // misclassifies one hit.
+  std::vector<std::uint64_t> l2_promoted;
+  bool l2_promoted_any = false;
+  static std::uint64_t promoted_slot(std::uint64_t line, unsigned sector) {
+    return ((line * 8 + sector) * 0x9E3779B97F4A7C15ull) >> 40;  // 24 bits
+  }
   // Per SM: whether its L1 may hold a global line. Until one is allocated,
   // invalidating global lines there is a no-op and is skipped (2.x/3.x
   // non-caching loads and stores would otherwise look up L1 for nothing).
