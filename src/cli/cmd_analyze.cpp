@@ -30,6 +30,7 @@ struct AnalyzeArgs {
   int num_sms = 0;
   std::string l2_size;
   int carveout = -1;
+  std::string shared_capacity;
   bool flush_dirty = false;
   bool all_metrics = false;
 };
@@ -188,6 +189,8 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
   cmd->add_option("--sms", args->num_sms, "number of SMs (default: the architecture's default GPU)")->check(CLI::Range(1, 1024));
   cmd->add_option("--l2-size", args->l2_size, "L2 size, e.g. 50M (default: the architecture's default GPU)");
   cmd->add_option("--carveout", args->carveout, "7.0+: preferred shared-memory carveout, percent")->check(CLI::Range(0, 100));
+  cmd->add_option("--l1-config", args->shared_capacity,
+                  "2.x/3.x: shared-memory size of the L1/shared split, e.g. 16K or 48K (prefer-L1 / prefer-shared)");
   cmd->add_flag("--flush-dirty", args->flush_dirty, "count the write-back of L2 lines left dirty at kernel end");
   cmd->add_flag("--all-metrics", args->all_metrics, "also print counters that are zero everywhere");
 
@@ -207,6 +210,11 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       auto v = parse_u64(args->l2_size);
       if (!v || *v == 0 || *v > (1ull << 34)) throw InputError(fmt::format("--l2-size {}: expected a size such as 50M", args->l2_size));
       options.memory.l2_size = static_cast<std::int64_t>(*v);
+    }
+    if (!args->shared_capacity.empty()) {
+      auto v = parse_u64(args->shared_capacity);
+      if (!v || *v > (1ull << 30)) throw InputError(fmt::format("--l1-config {}: expected a shared-memory size such as 16K or 48K", args->shared_capacity));
+      options.memory.shared_capacity = static_cast<std::int64_t>(*v);
     }
     options.flush_dirty_at_kernel_end = args->flush_dirty;
     const auto archs = database(g).get_list(args->archs);

@@ -47,6 +47,19 @@ TEST(CliAnalyze, JsonAndCsvFiles) {
   std::filesystem::remove(csv);
 }
 
+TEST(CliAnalyze, L1ConfigChoosesTheFermiSplit) {
+  // seed000 G.3.1: 48 KB shared + 16 KB L1 (default) or 16 KB shared + 48 KB L1
+  auto def = run_cli("analyze " + kTrace + " --arch sm_20 --top 0");
+  auto big = run_cli("analyze " + kTrace + " --arch sm_20 --top 0 --l1-config 16K");
+  ASSERT_EQ(def.exit_code, 0) << def.err;
+  ASSERT_EQ(big.exit_code, 0) << big.err;
+  EXPECT_NE(def.out.find("L1: 16 KB"), std::string::npos) << def.out;
+  EXPECT_NE(big.out.find("L1: 48 KB"), std::string::npos) << big.out;
+  auto bad = run_cli("analyze " + kTrace + " --arch sm_20 --l1-config 20K");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("16 KB, 48 KB"), std::string::npos) << bad.err;
+}
+
 TEST(CliAnalyze, KernelFilter) {
   auto r = run_cli("analyze " + kTrace + " --arch sm_90 --kernel '^transpose'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
