@@ -2,31 +2,93 @@
 
 #include <chrono>
 
+#include "analyze/interleaver.hpp"
+#include "warpscope/occupancy.hpp"
+
 namespace warpscope {
 namespace {
 
+std::uint64_t pc_key(std::uint32_t kernel, std::uint64_t pc) { return (std::uint64_t{kernel} << 40) ^ pc; }
+
 // Per-architecture state during the pass.
 struct ArchRun {
-  const ArchSpec* arch;
+  const ArchSpec* arch = nullptr;
   std::unique_ptr<MemorySystem> memory;
   ArchResult result;
-  std::unordered_map<std::uint64_t, std::size_t> pc_index;  // (kernel << 40) ^ pc -> pcs[]
-  std::vector<std::size_t> kernel_slot;                      // trace kernel id -> kernels[] (+1), 0 = none
+  std::unordered_map<std::uint64_t, std::size_t> pc_index;  // pc_key -> pcs[]
+  std::vector<std::size_t> kernel_slot;                      // trace kernel id -> kernels[] + 1
+  std::int64_t current_kernel = -1;
+  std::unique_ptr<WarpInterleaver> interleaver;
+  bool flush_dirty = false;
+
+  void close_kernel() {
+    if (current_kernel < 0) return;
+    memory->end_kernel(flush_dirty);
+    result.kernels[kernel_slot[static_cast<std::size_t>(current_kernel)] - 1].counters.add(memory->kernel_counters());
+    memory->reset_kernel_counters();
+    current_kernel = -1;
+  }
+
+  // One record, in the order the SMs would issue it.
+  void process(const WarpAccess& rec) {
+    if (static_cast<std::int64_t>(rec.kernel) != current_kernel) {
+      close_kernel();
+      memory->begin_kernel();
+      current_kernel = rec.kernel;
+    }
+    const int sms = memory->num_sms();
+    const int sm = rec.sm >= 0 ? rec.sm % sms : place_cta(rec.cta, sms);
+    auto [it, fresh] = pc_index.try_emplace(pc_key(rec.kernel, rec.pc), result.pcs.size());
+    if (fresh) {
+      PcCounters p;
+      p.kernel = rec.kernel;
+      p.pc = rec.pc;
+      p.space = rec.space;
+      p.op = rec.op;
+      p.size = rec.size;
+      result.pcs.push_back(p);
+    }
+    PcCounters& pc = result.pcs[it->second];
+    const InstructionCounts c = memory->access(rec, sm, &pc.counters);
+    ++pc.executions;
+    pc.bytes_needed += c.bytes_needed;
+    pc.bytes_moved += c.bytes_moved;
+    result.kernels[kernel_slot[rec.kernel] - 1].records++;
+  }
 };
 
-std::uint64_t pc_key(std::uint32_t kernel, std::uint64_t pc) { return (std::uint64_t{kernel} << 40) ^ pc; }
+// CTAs resident on the whole GPU at once for this kernel on this architecture.
+std::uint64_t wave_ctas(const ArchSpec& arch, const KernelInfo& k, int sms) {
+  int blocks = arch.max_blocks_per_sm;
+  const auto threads = k.block.count();
+  if (threads > 1 && threads <= static_cast<std::uint64_t>(arch.max_threads_per_block)) {
+    try {
+      OccupancyInput in;
+      in.threads = static_cast<int>(threads);
+      in.regs = static_cast<int>(k.registers);
+      in.smem = std::int64_t{k.static_shared} + k.dynamic_shared;
+      blocks = compute_occupancy(arch, in).blocks_per_sm;
+    } catch (const InputError&) {
+      // recorded on another GPU with limits this one does not have: one block per SM
+      blocks = 1;
+    }
+  }
+  return static_cast<std::uint64_t>(std::max(blocks, 1)) * static_cast<std::uint64_t>(sms);
+}
 
 }  // namespace
 
 AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec*>& archs,
                             const AnalyzeOptions& options, const ProgressFn& progress) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<ArchRun> runs;
-  runs.reserve(archs.size());
+  std::vector<std::unique_ptr<ArchRun>> runs;
   for (const ArchSpec* a : archs) {
-    ArchRun r{a, std::make_unique<MemorySystem>(*a, options.memory), {}, {}, {}};
-    r.result.arch = a;
-    r.result.memory_description = r.memory->describe();
+    auto r = std::make_unique<ArchRun>();
+    r->arch = a;
+    r->memory = std::make_unique<MemorySystem>(*a, options.memory);
+    r->result.arch = a;
+    r->result.memory_description = r->memory->describe();
+    r->flush_dirty = options.flush_dirty_at_kernel_end;
     runs.push_back(std::move(r));
   }
 
@@ -42,66 +104,47 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
       next_progress = trace.bytes_read() + (1u << 22);
     }
     if (rec.kernel >= selected.size()) selected.resize(rec.kernel + 1u, -1);
-    if (selected[rec.kernel] < 0) {
-      const KernelInfo* info = nullptr;
+    const KernelInfo* info = nullptr;
+    if (selected[rec.kernel] < 0 || static_cast<std::int64_t>(rec.kernel) != current_kernel)
       for (const auto& k : trace.kernels())
         if (k.id == rec.kernel) info = &k;
+    if (selected[rec.kernel] < 0) {
       const bool take = !options.kernel_filter || (info && std::regex_search(info->name, *options.kernel_filter));
       selected[rec.kernel] = take ? 1 : 0;
-      if (take) {
+      if (take)
         for (auto& r : runs) {
-          if (r.kernel_slot.size() <= rec.kernel) r.kernel_slot.resize(rec.kernel + 1u, 0);
+          if (r->kernel_slot.size() <= rec.kernel) r->kernel_slot.resize(rec.kernel + 1u, 0);
           KernelResult kr;
           if (info) kr.info = *info;
           kr.info.id = rec.kernel;
-          r.result.kernels.push_back(std::move(kr));
-          r.kernel_slot[rec.kernel] = r.result.kernels.size();
+          r->result.kernels.push_back(std::move(kr));
+          r->kernel_slot[rec.kernel] = r->result.kernels.size();
         }
-      }
     }
     if (selected[rec.kernel] == 0) continue;
     ++out.records_analyzed;
     if (static_cast<std::int64_t>(rec.kernel) != current_kernel) {
-      for (auto& r : runs) {
-        if (current_kernel >= 0) {
-          r.memory->end_kernel(options.flush_dirty_at_kernel_end);
-          const std::size_t slot = r.kernel_slot[static_cast<std::size_t>(current_kernel)];
-          r.result.kernels[slot - 1].counters.add(r.memory->kernel_counters());
-        }
-        r.memory->reset_kernel_counters();
-        r.memory->begin_kernel();
-      }
       current_kernel = rec.kernel;
+      for (auto& r : runs) {
+        if (r->interleaver) r->interleaver->flush();
+        r->interleaver.reset();
+        if (options.interleave_warps && rec.sm < 0) {
+          KernelInfo k = info ? *info : KernelInfo{};
+          ArchRun* run = r.get();
+          r->interleaver = std::make_unique<WarpInterleaver>(
+              wave_ctas(*r->arch, k, r->memory->num_sms()), [run](const WarpAccess& x) { run->process(x); });
+        }
+      }
     }
     for (auto& r : runs) {
-      const int sms = r.memory->num_sms();
-      const int sm = rec.sm >= 0 ? rec.sm % sms : place_cta(rec.cta, sms);
-      auto [it, fresh] = r.pc_index.try_emplace(pc_key(rec.kernel, rec.pc), r.result.pcs.size());
-      if (fresh) {
-        PcCounters p;
-        p.kernel = rec.kernel;
-        p.pc = rec.pc;
-        p.space = rec.space;
-        p.op = rec.op;
-        p.size = rec.size;
-        r.result.pcs.push_back(p);
-      }
-      PcCounters& pc = r.result.pcs[it->second];
-      const InstructionCounts c = r.memory->access(rec, sm, &pc.counters);
-      ++pc.executions;
-      pc.bytes_needed += c.bytes_needed;
-      pc.bytes_moved += c.bytes_moved;
-      r.result.kernels[r.kernel_slot[rec.kernel] - 1].records++;
+      if (r->interleaver) r->interleaver->push(rec);
+      else r->process(rec);
     }
   }
   for (auto& r : runs) {
-    if (current_kernel >= 0) {
-      r.memory->end_kernel(options.flush_dirty_at_kernel_end);
-      const std::size_t slot = r.kernel_slot[static_cast<std::size_t>(current_kernel)];
-      r.result.kernels[slot - 1].counters.add(r.memory->kernel_counters());
-      r.memory->reset_kernel_counters();
-    }
-    out.archs.push_back(std::move(r.result));
+    if (r->interleaver) r->interleaver->flush();
+    r->close_kernel();
+    out.archs.push_back(std::move(r->result));
   }
   if (progress) progress(trace.bytes_read(), trace.file_size());
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -23,6 +23,9 @@ struct AnalyzeOptions {
   std::string kernel_pattern;               // the text of the filter, for reports
   MemoryConfig memory;                      // applied to every architecture
   bool flush_dirty_at_kernel_end = false;   // count L2 write-backs of what stays dirty
+  // Replay the warps of each wave of co-resident CTAs round robin (hardware issue
+  // order) instead of in trace order; traces with SM ids are taken as they are.
+  bool interleave_warps = true;
 };
 
 // Counters of one instruction (kernel, PC) on one architecture.

@@ -33,6 +33,7 @@ struct AnalyzeArgs {
   std::string shared_capacity;
   bool flush_dirty = false;
   bool all_metrics = false;
+  bool no_interleave = false;
 };
 
 std::string format_value(double v, const std::string& unit) {
@@ -192,6 +193,8 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
   cmd->add_option("--l1-config", args->shared_capacity,
                   "2.x/3.x: shared-memory size of the L1/shared split, e.g. 16K or 48K (prefer-L1 / prefer-shared)");
   cmd->add_flag("--flush-dirty", args->flush_dirty, "count the write-back of L2 lines left dirty at kernel end");
+  cmd->add_flag("--no-interleave", args->no_interleave,
+                "replay records in trace order instead of interleaving the warps of co-resident CTAs");
   cmd->add_flag("--all-metrics", args->all_metrics, "also print counters that are zero everywhere");
 
   return [&g, args]() {
@@ -217,6 +220,7 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       options.memory.shared_capacity = static_cast<std::int64_t>(*v);
     }
     options.flush_dirty_at_kernel_end = args->flush_dirty;
+    options.interleave_warps = !args->no_interleave;
     const auto archs = database(g).get_list(args->archs);
     std::vector<const ArchSpec*> specs;
     for (const auto* e : archs) specs.push_back(&e->spec);
