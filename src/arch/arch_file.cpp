@@ -35,6 +35,8 @@ std::string known_keys_of(std::string_view section) {
   throw InputError(fmt::format("{}: {}", file.string(), what));
 }
 
+}  // namespace
+
 // "48K", "1.5M", "64KB", 49152 -> bytes.
 std::int64_t parse_bytes(const toml::node& n, const std::filesystem::path& file, const std::string& key) {
   if (auto i = n.value<std::int64_t>()) return *i;
@@ -58,6 +60,8 @@ std::int64_t parse_bytes(const toml::node& n, const std::filesystem::path& file,
     fail(file, fmt::format("{}: \"{}\" is not a byte size (examples: 49152, \"48K\", \"1.5M\")", key, *s));
   return static_cast<std::int64_t>(v * mult);
 }
+
+namespace {
 
 std::string format_bytes(std::int64_t b) {
   if (b >= 1024 * 1024 && b % (1024 * 1024) == 0) return fmt::format("{} MB", b / (1024 * 1024));

@@ -16,6 +16,7 @@
 #include "report/progress.hpp"
 #include "report/text_table.hpp"
 #include "warpscope/error.hpp"
+#include "warpscope/gpu_models.hpp"
 #include "warpscope/metric_names.hpp"
 
 namespace warpscope::cli {
@@ -29,6 +30,7 @@ struct AnalyzeArgs {
   int top = 10;
   int num_sms = 0;
   std::string l2_size;
+  std::string gpu;
   int carveout = -1;
   std::string shared_capacity;
   bool flush_dirty = false;
@@ -187,6 +189,7 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
   cmd->add_option("--json", args->json_file, "write the results as JSON to FILE");
   cmd->add_option("--csv", args->csv_file, "write per-kernel metrics as CSV to FILE");
   cmd->add_option("--top", args->top, "instructions to list by bytes wasted")->capture_default_str()->check(CLI::Range(0, 100000));
+  cmd->add_option("--gpu", args->gpu, "a GPU model (SM count, L2 size): h100-sxm, h200, a100, ... ('warpscope gpus')");
   cmd->add_option("--sms", args->num_sms, "number of SMs (default: the architecture's default GPU)")->check(CLI::Range(1, 1024));
   cmd->add_option("--l2-size", args->l2_size, "L2 size, e.g. 50M (default: the architecture's default GPU)");
   cmd->add_option("--carveout", args->carveout, "7.0+: preferred shared-memory carveout, percent")->check(CLI::Range(0, 100));
@@ -207,7 +210,16 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       }
       options.kernel_pattern = args->kernel;
     }
-    options.memory.num_sms = args->num_sms;
+    if (!args->gpu.empty()) {
+      const GpuModel& gpu = find_gpu_model(args->gpu);
+      if (args->archs == AnalyzeArgs{}.archs) args->archs = gpu.arch;
+      for (const auto* e : database(g).get_list(args->archs))
+        if (parse_arch_name(e->spec.name) != parse_arch_name(gpu.arch))
+          throw InputError(fmt::format("--gpu {} is a {} GPU; --arch {} names another architecture", gpu.key, gpu.arch, e->spec.name));
+      options.memory.num_sms = gpu.sms;
+      options.memory.l2_size = gpu.l2_size;
+    }
+    if (args->num_sms > 0) options.memory.num_sms = args->num_sms;
     options.memory.carveout_percent = args->carveout;
     if (!args->l2_size.empty()) {
       auto v = parse_u64(args->l2_size);
@@ -238,6 +250,7 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     if (!args->csv_file.empty()) report::write_file_atomically(args->csv_file, result_csv(r));
 
     fmt::print("trace {}: {} records, {} analysed in {:.2f} s\n", args->trace, r.records_read, r.records_analyzed, r.seconds);
+    if (!args->gpu.empty()) fmt::print("  GPU model: {}\n", find_gpu_model(args->gpu).name);
     for (const auto& a : r.archs) {
       std::string desc = a.memory_description;
       while (!desc.empty() && desc.back() == '\n') desc.pop_back();
