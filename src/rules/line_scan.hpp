@@ -3,6 +3,7 @@
 // distinct bytes touched. The building block of every global-memory rule set.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 #include "warpscope/warp_access.hpp"
@@ -23,10 +24,6 @@ struct LineScan {
 LineScan scan_lines(const WarpAccess& a, int lanes_per_sub, int line_shift, int sector_shift);
 
 // log2 of a power of two.
-constexpr int log2_exact(unsigned v) {
-  int s = 0;
-  while ((1u << s) < v) ++s;
-  return s;
-}
+constexpr int log2_exact(unsigned v) { return std::countr_zero(v); }
 
 }  // namespace warpscope::rules
