@@ -55,6 +55,23 @@ LineScan scan_contiguous(const WarpAccess& a, int lanes_per_sub, int line_shift,
   return out;
 }
 
+// The entry of `line` in a 64-slot open-addressing table (kEmptyKey = free slot),
+// created zeroed on first use, when `lines` counts one more distinct line.
+constexpr unsigned kTableSlots = 64;
+constexpr std::uint64_t kEmptyKey = ~0ull;
+template <typename Entry>
+Entry& line_entry(std::uint64_t (&keys)[kTableSlots], Entry (&entries)[kTableSlots], std::uint64_t line,
+                  std::uint32_t& lines) {
+  unsigned h = static_cast<unsigned>((line * 0x9E3779B97F4A7C15ull) >> 58);
+  while (keys[h] != line && keys[h] != kEmptyKey) h = (h + 1) & (kTableSlots - 1);
+  if (keys[h] == kEmptyKey) {
+    keys[h] = line;
+    entries[h] = Entry{};
+    ++lines;
+  }
+  return entries[h];
+}
+
 // Fully scattered warps (every active lane in its own line) are common and need
 // no table: a 4096-bit filter of hashed line numbers proves the lines distinct
 // when no two lanes hit the same bit (~89% of random warps); any shared bit, or
@@ -81,31 +98,22 @@ LineScan scan_whole_warp(const WarpAccess& a, int line_shift, int sector_shift) 
     std::uint64_t bytes[2];
     std::uint8_t sectors;
   };
-  constexpr unsigned kSlots = 64;
-  constexpr std::uint64_t kEmpty = ~0ull;
-  std::uint64_t keys[kSlots];
-  Entry entries[kSlots];
-  std::fill(std::begin(keys), std::end(keys), kEmpty);
+  std::uint64_t keys[kTableSlots];
+  Entry entries[kTableSlots];
+  std::fill(std::begin(keys), std::end(keys), kEmptyKey);
 
   LineScan out;
   out.sub_requests = 1;
   const unsigned size = a.size;
   const std::uint64_t align_mask = ~static_cast<std::uint64_t>(size - 1);
   const std::uint64_t line_mask = (1ull << line_shift) - 1;
-  std::uint64_t last_line = kEmpty;
+  std::uint64_t last_line = kEmptyKey;
   Entry* e = nullptr;
   for (std::uint32_t lanes = a.active.bits(); lanes != 0; lanes &= lanes - 1) {
     const std::uint64_t addr = a.addr[static_cast<unsigned>(std::countr_zero(lanes))] & align_mask;
     const std::uint64_t line = addr >> line_shift;
     if (line != last_line) {
-      unsigned h = static_cast<unsigned>((line * 0x9E3779B97F4A7C15ull) >> 58);
-      while (keys[h] != line && keys[h] != kEmpty) h = (h + 1) & (kSlots - 1);
-      e = &entries[h];
-      if (keys[h] == kEmpty) {
-        keys[h] = line;
-        *e = Entry{};
-        ++out.lines;
-      }
+      e = &line_entry(keys, entries, line, out.lines);
       last_line = line;
     }
     const unsigned offset = static_cast<unsigned>(addr & line_mask);
@@ -147,11 +155,9 @@ LineScan scan_lines(const WarpAccess& a, int lanes_per_sub, int line_shift, int 
 
   // Open-addressing table of the lines touched, cleared per call; counts are
   // accumulated as bits are first set, so no final pass over the table.
-  constexpr unsigned kSlots = 64;
-  constexpr std::uint64_t kEmpty = ~0ull;
-  std::uint64_t keys[kSlots];
-  LineEntry entries[kSlots];
-  std::fill(std::begin(keys), std::end(keys), kEmpty);
+  std::uint64_t keys[kTableSlots];
+  LineEntry entries[kTableSlots];
+  std::fill(std::begin(keys), std::end(keys), kEmptyKey);
 
   std::uint32_t sub_id = 0;
   const std::uint32_t window = lanes_per_sub >= 32 ? 0xffffffffu : (1u << lanes_per_sub) - 1u;
@@ -160,21 +166,14 @@ LineScan scan_lines(const WarpAccess& a, int lanes_per_sub, int line_shift, int 
     if (lanes == 0) continue;
     ++sub_id;
     ++out.sub_requests;
-    std::uint64_t last_line = kEmpty;
+    std::uint64_t last_line = kEmptyKey;
     LineEntry* e = nullptr;
     for (; lanes != 0; lanes &= lanes - 1) {
       const int lane = first + std::countr_zero(lanes);
       const std::uint64_t addr = a.addr[static_cast<unsigned>(lane)] & align_mask;
       const std::uint64_t line = addr >> line_shift;
       if (line != last_line) {
-        unsigned h = static_cast<unsigned>((line * 0x9E3779B97F4A7C15ull) >> 58);
-        while (keys[h] != line && keys[h] != kEmpty) h = (h + 1) & (kSlots - 1);
-        e = &entries[h];
-        if (keys[h] == kEmpty) {
-          keys[h] = line;
-          *e = LineEntry{};
-          ++out.lines;
-        }
+        e = &line_entry(keys, entries, line, out.lines);
         last_line = line;
       }
       if (e->sub_id != sub_id) {
