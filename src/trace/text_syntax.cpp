@@ -1,5 +1,7 @@
 #include "trace/text_syntax.hpp"
 
+#include "core/parse_number.hpp"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -34,18 +36,7 @@ void append_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
-std::optional<std::uint64_t> parse_text_u64(std::string_view t) {
-  int base = 10;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-    base = 16;
-    t.remove_prefix(2);
-  }
-  if (t.empty()) return std::nullopt;
-  std::uint64_t v = 0;
-  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
-  if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
-  return v;
-}
+std::optional<std::uint64_t> parse_text_u64(std::string_view t) { return parse_plain_u64(t); }
 
 std::optional<std::int64_t> parse_text_i64(std::string_view t) {
   bool negative = false;
