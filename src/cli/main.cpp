@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   cli::Action occupancy_action = cli::add_occupancy_command(app, global);
   cli::Action analyze_action = cli::add_analyze_command(app, global);
   cli::Action gpus_action = cli::add_gpus_command(app, global);
+  cli::Action trace_action = cli::add_trace_command(app, global);
 
   try {
     app.parse(argc, argv);
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
     if (cmd == "occupancy") return occupancy_action();
     if (cmd == "analyze") return analyze_action();
     if (cmd == "gpus") return gpus_action();
+    if (cmd == "trace") return trace_action();
     return 2;
   } catch (const LaneExprError& e) {
     fmt::print(stderr, "warpscope: error: {}\n{}\n", e.what(), e.caret());

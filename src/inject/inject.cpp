@@ -1,0 +1,512 @@
+// Host half of the GPU tracer, loaded into the traced application by the CUDA
+// driver (CUDA_INJECTION64_PATH → InitializeInjection) or LD_PRELOAD. It
+// patches every loaded module with the device functions of patches.cu, gives
+// each launch its parameters, drains the ring the GPU writes, and forwards
+// everything to `warpscope trace` over the socket in WARPSCOPE_TRACE_FD
+// (src/tracer/protocol.hpp). Decoding and file writing happen over there.
+//
+// Sanitizer API rules followed here (Compute Sanitizer API guide): one
+// subscriber; no CUDA runtime/driver calls that touch streams in callbacks
+// (only the sanitizer memory/stream API); stream synchronisation is allowed in
+// launch callbacks.
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <sanitizer.h>
+#include <fcntl.h>
+#include <generated_cuda_meta.h>
+#include <generated_cuda_runtime_api_meta.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "inject/ring.h"
+#include "tracer/protocol.hpp"
+
+namespace {
+
+using namespace warpscope::tracer;
+
+struct Options {
+  int fd = -1;
+  std::string patches;
+  std::string kernel;  // regex ("" = all)
+  unsigned long long launches = 0, max_records = 0, sample_ctas = 0, ring_records = 1u << 17;
+  bool debug = false;
+};
+
+Options g_opt;
+bool g_enabled = false;
+std::mutex g_send_mutex;
+Sanitizer_SubscriberHandle g_subscriber;
+thread_local std::uint32_t t_dynamic_shared = 0;  // from the launch API call in progress
+
+unsigned long long env_u64(const char* name, unsigned long long fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+void send_bytes(const std::string& bytes) {
+  std::lock_guard lock(g_send_mutex);
+  if (g_opt.fd < 0) return;
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::send(g_opt.fd, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {  // warpscope went away: stop tracing, let the application run on
+      ::close(g_opt.fd);
+      g_opt.fd = -1;
+      return;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void note(const std::string& text) {
+  MessageWriter m(MessageType::Note);
+  m.put_blob(text);
+  send_bytes(m.finish());
+}
+
+void check(SanitizerResult r, const char* what) {
+  if (r == SANITIZER_SUCCESS) return;
+  const char* s = nullptr;
+  sanitizerGetResultString(r, &s);
+  note(std::string(what) + " failed: " + (s ? s : "unknown error"));
+}
+
+std::string demangled(const char* name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || !d) return name;
+  std::string out(d);
+  std::free(d);
+  return out;
+}
+
+// ---- per-context state: the ring, its drain thread, launch parameters ----
+
+struct PendingLaunch {
+  std::uint32_t launch;
+  std::uint32_t param_slot;
+  Sanitizer_StreamHandle stream;
+};
+
+struct Context {
+  CUcontext ctx = nullptr;
+  WsSlot* ring = nullptr;                       // pinned host
+  unsigned long long* consumed = nullptr;       // pinned host
+  unsigned long long* device_counters = nullptr;  // device: [0] reserve, [1] consumed_seen
+  WsLaunchParams* params = nullptr;             // device, WS_PARAM_SLOTS entries
+  std::vector<WsLaunchParams> host_params;      // sources of the async parameter copies
+  unsigned long long slots = 0;
+  bool patches_added = false;
+
+  std::thread drain;
+  std::atomic<bool> stop{false};
+  std::mutex mutex;  // guards drained and launch_written
+  std::condition_variable progress;
+  unsigned long long drained = 0;
+  std::map<std::uint32_t, unsigned long long> launch_written;
+  std::vector<PendingLaunch> pending;  // launches whose kernel may still run (graph nodes)
+};
+
+std::mutex g_contexts_mutex;
+std::map<CUcontext, Context*> g_contexts;
+std::atomic<std::uint32_t> g_next_launch{0};
+std::atomic<unsigned long long> g_traced_launches{0};
+std::atomic<unsigned long long> g_records_sent{0};
+
+void pack(const WsSlot& s, std::string& out) {
+  PackedRecordHead h{s.launch, s.cta, s.pc, s.mask, s.warp, s.sm, s.space, s.flags, s.size, s.form};
+  out.append(reinterpret_cast<const char*>(&h), sizeof h);
+  if (s.form == 0) {
+    out.append(reinterpret_cast<const char*>(&s.base), 8);
+    out.append(reinterpret_cast<const char*>(&s.stride), 8);
+  } else {
+    for (unsigned lane = 0; lane < WS_WARP; ++lane)
+      if (s.mask >> lane & 1u) out.append(reinterpret_cast<const char*>(&s.addr[lane]), 8);
+  }
+}
+
+void drain_loop(Context* c) {
+  std::string batch;
+  std::uint32_t count = 0;
+  std::map<std::uint32_t, unsigned long long> written;
+  unsigned long long next = 0;
+  int idle = 0;
+  const auto flush = [&] {
+    if (count) {
+      std::string msg;
+      MessageWriter m(MessageType::Records);
+      m.put_u32(count);
+      m.put_raw(batch.data(), batch.size());
+      send_bytes(m.finish());
+      g_records_sent += count;
+    }
+    batch.clear();
+    count = 0;
+    {
+      std::lock_guard lock(c->mutex);
+      for (auto& [l, n] : written) c->launch_written[l] += n;
+      c->drained = next;
+    }
+    written.clear();
+    c->progress.notify_all();
+  };
+  for (;;) {
+    WsSlot& s = c->ring[next & (c->slots - 1)];
+    if (s.seq == next + 1) {
+      std::atomic_thread_fence(std::memory_order_acquire);
+      pack(s, batch);
+      ++written[s.launch];
+      ++count;
+      ++next;
+      if ((next & 63) == 0) __atomic_store_n(c->consumed, next, __ATOMIC_RELEASE);
+      if (batch.size() > (1u << 20)) flush();
+      idle = 0;
+      continue;
+    }
+    __atomic_store_n(c->consumed, next, __ATOMIC_RELEASE);
+    if (count || idle == 0) flush();
+    if (c->stop.load()) break;
+    if (++idle < 64) std::this_thread::yield();
+    else std::this_thread::sleep_for(std::chrono::microseconds(idle < 1000 ? 20 : 500));
+  }
+  flush();
+}
+
+Context* context_for(CUcontext ctx) {
+  std::lock_guard lock(g_contexts_mutex);
+  auto it = g_contexts.find(ctx);
+  if (it != g_contexts.end()) return it->second;
+  auto* c = new Context;
+  c->ctx = ctx;
+  c->slots = g_opt.ring_records;
+  void* p = nullptr;
+  check(sanitizerAllocHost(ctx, &p, sizeof(WsSlot) * c->slots), "sanitizerAllocHost(ring)");
+  c->ring = static_cast<WsSlot*>(p);
+  if (c->ring) std::memset(static_cast<void*>(c->ring), 0, sizeof(WsSlot) * c->slots);
+  check(sanitizerAllocHost(ctx, &p, 64), "sanitizerAllocHost(consumed)");
+  c->consumed = static_cast<unsigned long long*>(p);
+  if (c->consumed) *c->consumed = 0;
+  check(sanitizerAlloc(ctx, &p, 2 * sizeof(unsigned long long)), "sanitizerAlloc(counters)");
+  c->device_counters = static_cast<unsigned long long*>(p);
+  if (c->device_counters) check(sanitizerMemset(c->device_counters, 0, 2 * sizeof(unsigned long long), nullptr), "sanitizerMemset");
+  check(sanitizerAlloc(ctx, &p, sizeof(WsLaunchParams) * WS_PARAM_SLOTS), "sanitizerAlloc(params)");
+  c->params = static_cast<WsLaunchParams*>(p);
+  c->host_params.resize(WS_PARAM_SLOTS);
+  if (c->ring && c->consumed && c->device_counters && c->params) c->drain = std::thread(drain_loop, c);
+  g_contexts[ctx] = c;
+  return c;
+}
+
+void send_device(CUdevice device) {
+  using GetName = CUresult (*)(char*, int, CUdevice);
+  using GetAttr = CUresult (*)(int*, CUdevice_attribute, CUdevice);
+  static void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto get_name = lib ? reinterpret_cast<GetName>(dlsym(lib, "cuDeviceGetName")) : nullptr;
+  auto get_attr = lib ? reinterpret_cast<GetAttr>(dlsym(lib, "cuDeviceGetAttribute")) : nullptr;
+  char name[256] = "";
+  int major = 0, minor = 0, sms = 0;
+  if (get_name) get_name(name, sizeof name, device);
+  if (get_attr) {
+    get_attr(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+    get_attr(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+    get_attr(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
+  }
+  MessageWriter m(MessageType::Device);
+  m.put_u32(static_cast<std::uint32_t>(device));
+  m.put_u32(static_cast<std::uint32_t>(major));
+  m.put_u32(static_cast<std::uint32_t>(minor));
+  m.put_u32(static_cast<std::uint32_t>(sms));
+  m.put_blob(name);
+  send_bytes(m.finish());
+}
+
+// ---- callbacks ----
+
+void on_module_loaded(const Sanitizer_ResourceModuleData* md) {
+  Context* c = context_for(md->context);
+  if (!c->patches_added) {
+    check(sanitizerAddPatchesFromFile(g_opt.patches.c_str(), md->context), "sanitizerAddPatchesFromFile");
+    c->patches_added = true;
+  }
+  check(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, md->module, "ws_global"),
+        "sanitizerPatchInstructions(global)");
+  check(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, md->module, "ws_shared"),
+        "sanitizerPatchInstructions(shared)");
+  check(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_LOCAL_MEMORY_ACCESS, md->module, "ws_local"),
+        "sanitizerPatchInstructions(local)");
+  check(sanitizerPatchModule(md->module), "sanitizerPatchModule");
+  MessageWriter m(MessageType::Module);
+  m.put_u64(reinterpret_cast<std::uint64_t>(md->module));
+  m.put_blob(std::string_view(md->pCubin ? md->pCubin : "", md->pCubin ? md->cubinSize : 0));
+  send_bytes(m.finish());
+}
+
+bool selected(const std::string& name) {
+  if (g_opt.launches && g_traced_launches.load() >= g_opt.launches) return false;
+  if (g_opt.kernel.empty()) return true;
+  static const std::regex re(g_opt.kernel);
+  return std::regex_search(name, re);
+}
+
+// Waits until the kernel of `launch` is drained, then reports its counts.
+void finish_launch(Context* c, const PendingLaunch& p) {
+  unsigned long long reserve = 0;
+  WsLaunchParams params{};
+  check(sanitizerMemcpyDeviceToHost(&reserve, c->device_counters, sizeof reserve, p.stream), "read reserve counter");
+  check(sanitizerMemcpyDeviceToHost(&params, c->params + p.param_slot, sizeof params, p.stream),
+        "read launch counters");
+  const unsigned long long target = g_opt.max_records ? std::min(reserve, g_opt.max_records) : reserve;
+  std::unique_lock lock(c->mutex);
+  const bool drained = c->progress.wait_for(lock, std::chrono::seconds(60), [&] { return c->drained >= target; });
+  LaunchEndBody b{};
+  b.launch = p.launch;
+  b.complete = drained ? 1 : 0;
+  b.executed = params.executed;
+  b.written = c->launch_written[p.launch];
+  c->launch_written.erase(p.launch);
+  lock.unlock();
+  MessageWriter m(MessageType::LaunchEnd);
+  m.put_raw(&b, sizeof b);
+  send_bytes(m.finish());
+}
+
+void finish_pending(Context* c, Sanitizer_StreamHandle stream) {
+  std::vector<PendingLaunch> done;
+  {
+    std::lock_guard lock(c->mutex);
+    for (auto it = c->pending.begin(); it != c->pending.end();)
+      if (stream == nullptr || it->stream == stream) {
+        done.push_back(*it);
+        it = c->pending.erase(it);
+      } else {
+        ++it;
+      }
+  }
+  for (const auto& p : done) finish_launch(c, p);
+}
+
+struct LaunchState {
+  std::uint32_t launch = 0, slot = 0;
+  bool traced = false;
+};
+thread_local std::map<Sanitizer_LaunchHandle, LaunchState> t_launches;
+
+void on_launch_begin(const Sanitizer_LaunchData* ld, bool graph_node) {
+  Context* c = context_for(ld->context);
+  if (!c->params) return;
+  const std::uint32_t launch = g_next_launch++;
+  const std::string name = demangled(ld->functionName);
+  const bool traced = selected(name);
+  if (traced) ++g_traced_launches;
+  std::uint64_t pc = 0, size = 0;
+  check(sanitizerGetFunctionPcAndSize(ld->module, ld->functionName, &pc, &size), "sanitizerGetFunctionPcAndSize");
+
+  LaunchHead h{};
+  h.launch = launch;
+  h.device = static_cast<std::uint32_t>(ld->device);
+  h.module = reinterpret_cast<std::uint64_t>(ld->module);
+  h.function_pc = pc;
+  h.function_size = size;
+  h.grid[0] = ld->gridDim_x, h.grid[1] = ld->gridDim_y, h.grid[2] = ld->gridDim_z;
+  h.block[0] = ld->blockDim_x, h.block[1] = ld->blockDim_y, h.block[2] = ld->blockDim_z;
+  h.dynamic_shared = graph_node ? 0 : t_dynamic_shared;
+  h.traced = traced;
+  const unsigned long long ctas = std::uint64_t{ld->gridDim_x} * ld->gridDim_y * ld->gridDim_z;
+  h.cta_stride = g_opt.sample_ctas && ctas > g_opt.sample_ctas
+                     ? static_cast<std::uint32_t>((ctas + g_opt.sample_ctas - 1) / g_opt.sample_ctas)
+                     : 1;
+  h.graph = graph_node;
+  MessageWriter m(MessageType::Launch);
+  m.put_raw(&h, sizeof h);
+  m.put_blob(ld->functionName);
+  send_bytes(m.finish());
+
+  const std::uint32_t slot = launch % WS_PARAM_SLOTS;
+  WsLaunchParams& p = c->host_params[slot];
+  p = WsLaunchParams{};
+  p.ring = c->ring;
+  p.reserve = c->device_counters;
+  p.consumed = c->consumed;
+  p.consumed_seen = c->device_counters + 1;
+  p.ring_mask = c->slots - 1;
+  p.max_records = g_opt.max_records;
+  p.launch = launch;
+  p.enabled = traced && g_opt.fd >= 0;
+  p.cta_stride = h.cta_stride;
+  Sanitizer_StreamHandle stream = ld->hStream ? ld->hStream : ld->hApiStream;
+  check(sanitizerMemcpyHostToDeviceAsync(c->params + slot, &p, sizeof p, stream), "copy launch parameters");
+  check(sanitizerSetLaunchCallbackData(ld->hLaunch, ld->function, stream, c->params + slot),
+        "sanitizerSetLaunchCallbackData");
+  t_launches[ld->hLaunch] = LaunchState{launch, slot, traced};
+}
+
+void on_launch_end(const Sanitizer_LaunchData* ld, bool graph_node) {
+  auto it = t_launches.find(ld->hLaunch);
+  if (it == t_launches.end()) return;
+  const LaunchState st = it->second;
+  t_launches.erase(it);
+  Context* c = context_for(ld->context);
+  PendingLaunch p{st.launch, st.slot, graph_node ? ld->hApiStream : ld->hStream};
+  if (graph_node) {  // the node runs later, inside the graph: report it at the next synchronisation
+    std::lock_guard lock(c->mutex);
+    c->pending.push_back(p);
+    return;
+  }
+  // Traced launches run synchronously: the records of one launch are complete
+  // when it returns, and the next launch's parameters can reuse nothing early.
+  check(sanitizerStreamSynchronize(ld->hStream), "sanitizerStreamSynchronize");
+  finish_launch(c, p);
+}
+
+void on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const Sanitizer_CallbackData* cd) {
+  if (cd->callbackSite != SANITIZER_API_ENTER || !cd->functionParams) return;
+  if (domain == SANITIZER_CB_DOMAIN_DRIVER_API) {
+    if (cbid == SANITIZER_CBID_DRIVER_API_cuLaunchKernel || cbid == SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz)
+      t_dynamic_shared = static_cast<const cuLaunchKernel_params*>(cd->functionParams)->sharedMemBytes;
+    else if (cbid == SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx || cbid == SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz) {
+      const auto* cfg = static_cast<const cuLaunchKernelEx_params*>(cd->functionParams)->config;
+      t_dynamic_shared = cfg ? cfg->sharedMemBytes : 0;
+    }
+  } else if (domain == SANITIZER_CB_DOMAIN_RUNTIME_API) {
+    if (cbid == SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel || cbid == SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz)
+      t_dynamic_shared =
+          static_cast<std::uint32_t>(static_cast<const cudaLaunchKernel_v7000_params*>(cd->functionParams)->sharedMem);
+  }
+}
+
+void SANITIZERAPI callback(void*, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const void* cbdata) {
+  if (g_opt.debug) std::fprintf(stderr, "[warpscope inject] domain %d cbid %u\n", int(domain), unsigned(cbid));
+  switch (domain) {
+    case SANITIZER_CB_DOMAIN_DRIVER_API:
+    case SANITIZER_CB_DOMAIN_RUNTIME_API:
+      on_api(domain, cbid, static_cast<const Sanitizer_CallbackData*>(cbdata));
+      return;
+    case SANITIZER_CB_DOMAIN_RESOURCE:
+      if (cbid == SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED)
+        send_device(static_cast<const Sanitizer_ResourceContextData*>(cbdata)->device);
+      else if (cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED)
+        on_module_loaded(static_cast<const Sanitizer_ResourceModuleData*>(cbdata));
+      else if (cbid == SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        const auto* d = static_cast<const Sanitizer_ResourceContextData*>(cbdata);
+        std::lock_guard lock(g_contexts_mutex);
+        if (auto it = g_contexts.find(d->context); it != g_contexts.end()) {
+          Context* c = it->second;
+          finish_pending(c, nullptr);
+          c->stop = true;
+          if (c->drain.joinable()) c->drain.join();
+        }
+      }
+      return;
+    case SANITIZER_CB_DOMAIN_LAUNCH: {
+      const auto* ld = static_cast<const Sanitizer_LaunchData*>(cbdata);
+      if (cbid == SANITIZER_CBID_LAUNCH_BEGIN) on_launch_begin(ld, false);
+      else if (cbid == SANITIZER_CBID_LAUNCH_END) on_launch_end(ld, false);
+      return;
+    }
+    case SANITIZER_CB_DOMAIN_GRAPHS: {
+      // Kernel nodes of a graph launch come here, not through the launch domain.
+      if (cbid != SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN && cbid != SANITIZER_CBID_GRAPHS_NODE_LAUNCH_END) return;
+      const auto* gd = static_cast<const Sanitizer_GraphNodeLaunchData*>(cbdata);
+      if (gd->nodeType != CU_GRAPH_NODE_TYPE_KERNEL || gd->isGraphUpload) return;
+      if (cbid == SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN) on_launch_begin(&gd->launchData, true);
+      else on_launch_end(&gd->launchData, true);
+      return;
+    }
+    case SANITIZER_CB_DOMAIN_SYNCHRONIZE: {
+      const auto* sd = static_cast<const Sanitizer_SynchronizeData*>(cbdata);
+      Context* c = nullptr;
+      {
+        std::lock_guard lock(g_contexts_mutex);
+        auto it = g_contexts.find(sd->context);
+        if (it != g_contexts.end()) c = it->second;
+      }
+      if (c) finish_pending(c, cbid == SANITIZER_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED ? sd->hStream : nullptr);
+      return;
+    }
+    default: return;
+  }
+}
+
+void at_exit() {
+  if (!g_enabled) return;
+  std::vector<Context*> contexts;
+  {
+    std::lock_guard lock(g_contexts_mutex);
+    for (auto& [ctx, c] : g_contexts) contexts.push_back(c);
+  }
+  for (Context* c : contexts) {
+    finish_pending(c, nullptr);  // graph nodes not synchronised before exit
+    c->stop = true;
+    if (c->drain.joinable()) c->drain.join();
+  }
+  MessageWriter m(MessageType::Bye);
+  m.put_u64(g_records_sent.load());
+  send_bytes(m.finish());
+}
+
+}  // namespace
+
+extern "C" int InitializeInjection() {
+  static bool done = false;
+  if (done) return 1;
+  done = true;
+  const char* fd = std::getenv("WARPSCOPE_TRACE_FD");
+  const char* pid = std::getenv("WARPSCOPE_TRACE_PID");
+  if (!fd || !pid) return 1;
+  if (std::strtol(pid, nullptr, 10) != ::getpid()) return 1;  // a child process of the traced application
+  g_opt.fd = static_cast<int>(std::strtol(fd, nullptr, 10));
+  g_opt.patches = std::getenv("WARPSCOPE_PATCHES") ? std::getenv("WARPSCOPE_PATCHES") : "";
+  g_opt.kernel = std::getenv("WARPSCOPE_KERNEL") ? std::getenv("WARPSCOPE_KERNEL") : "";
+  g_opt.launches = env_u64("WARPSCOPE_LAUNCHES", 0);
+  g_opt.max_records = env_u64("WARPSCOPE_MAX_RECORDS", 0);
+  g_opt.sample_ctas = env_u64("WARPSCOPE_SAMPLE_CTAS", 0);
+  g_opt.ring_records = env_u64("WARPSCOPE_RING_RECORDS", 1u << 17);
+  g_opt.debug = std::getenv("WARPSCOPE_INJECT_DEBUG") != nullptr;
+  ::unsetenv("CUDA_INJECTION64_PATH");  // processes the application starts are not traced
+  ::fcntl(g_opt.fd, F_SETFD, FD_CLOEXEC);
+
+  MessageWriter hello(MessageType::Hello);
+  hello.put_u32(kProtocolVersion);
+  hello.put_u32(static_cast<std::uint32_t>(::getpid()));
+  send_bytes(hello.finish());
+
+  if (sanitizerSubscribe(&g_subscriber, callback, nullptr) != SANITIZER_SUCCESS) {
+    note("sanitizerSubscribe failed: is another CUDA tool (compute-sanitizer, a profiler) attached?");
+    return 1;
+  }
+  sanitizerEnableDomain(1, g_subscriber, SANITIZER_CB_DOMAIN_RESOURCE);
+  sanitizerEnableDomain(1, g_subscriber, SANITIZER_CB_DOMAIN_LAUNCH);
+  sanitizerEnableDomain(1, g_subscriber, SANITIZER_CB_DOMAIN_SYNCHRONIZE);
+  sanitizerEnableDomain(1, g_subscriber, SANITIZER_CB_DOMAIN_GRAPHS);
+  for (auto cbid : {SANITIZER_CBID_DRIVER_API_cuLaunchKernel, SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz,
+                    SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx, SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz})
+    sanitizerEnableCallback(1, g_subscriber, SANITIZER_CB_DOMAIN_DRIVER_API, cbid);
+  for (auto cbid : {SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel, SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz})
+    sanitizerEnableCallback(1, g_subscriber, SANITIZER_CB_DOMAIN_RUNTIME_API, cbid);
+  g_enabled = true;
+  std::atexit(at_exit);
+  return 1;
+}
+
+// LD_PRELOAD: initialise when loaded (InitializeInjection guards against a second call).
+namespace {
+[[maybe_unused]] const int g_preload_init = [] {
+  if (std::getenv("WARPSCOPE_TRACE_PRELOAD")) InitializeInjection();
+  return 0;
+}();
+}  // namespace

@@ -1,0 +1,104 @@
+// Device half of the GPU tracer: Compute Sanitizer patch functions, called in
+// every active thread before each global, shared and local memory instruction
+// (compiled with nvcc --fatbin --compile-as-tools-patch). The lanes of a warp
+// that execute the same instruction build one record together: the leader
+// claims a ring slot, the others add their addresses, and a warp whose
+// addresses are base + rank * stride sends only those two numbers.
+#include <sanitizer_patching.h>
+
+#include "ring.h"
+
+namespace {
+
+__device__ __forceinline__ unsigned lane_id() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+  return r;
+}
+
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+  return r;
+}
+
+__device__ __forceinline__ void record(void* userdata, uint64_t pc, uint64_t addr, uint32_t size, uint32_t flags,
+                                       uint8_t space) {
+  WsLaunchParams* p = static_cast<WsLaunchParams*>(userdata);
+  if (p == nullptr || !p->enabled) return;
+  const uint32_t cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  if (p->cta_stride > 1 && cta % p->cta_stride != 0) return;
+
+  // Lanes at this instruction now (one record per converged group, keyed by PC).
+  const unsigned mask = __match_any_sync(__activemask(), pc);
+  const unsigned lane = lane_id();
+  const unsigned leader = __ffs(mask) - 1;
+  const unsigned rest = mask & ~(1u << leader);
+  const unsigned second = rest ? __ffs(rest) - 1 : leader;
+  const uint64_t base = __shfl_sync(mask, addr, leader);
+  const int64_t stride = static_cast<int64_t>(__shfl_sync(mask, addr, second) - base);
+  const unsigned rank = __popc(mask & ((1u << lane) - 1u));
+  const bool strided = __all_sync(mask, addr == base + static_cast<uint64_t>(stride * static_cast<int64_t>(rank)));
+
+  unsigned long long slot = 0;
+  if (lane == leader) {
+    atomicAdd(&p->executed, 1ull);
+    slot = atomicAdd(p->reserve, 1ull);
+  }
+  slot = __shfl_sync(mask, slot, leader);
+  if (p->max_records != 0 && slot >= p->max_records) return;  // counted in executed, not written
+
+  if (lane == leader) {
+    // Wait for room: check the device copy first, the host's counter only when full.
+    unsigned long long seen = *reinterpret_cast<volatile unsigned long long*>(p->consumed_seen);
+    while (slot - seen > p->ring_mask) {
+      seen = *p->consumed;
+      if (slot - seen > p->ring_mask) __nanosleep(2000);
+    }
+    atomicMax(p->consumed_seen, seen);
+  }
+  __syncwarp(mask);
+  WsSlot* s = p->ring + (slot & p->ring_mask);
+  if (!strided) {
+    s->addr[lane] = addr;
+    __threadfence_system();
+  }
+  __syncwarp(mask);
+  if (lane == leader) {
+    const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    s->pc = pc;
+    s->base = base;
+    s->stride = stride;
+    s->launch = p->launch;
+    s->cta = cta;
+    s->mask = mask;
+    s->warp = static_cast<uint16_t>(tid / WS_WARP);
+    s->sm = static_cast<uint16_t>(sm_id());
+    s->space = space;
+    s->flags = static_cast<uint8_t>(flags);
+    s->size = static_cast<uint8_t>(size);
+    s->form = strided ? 0 : 1;
+    __threadfence_system();
+    s->seq = slot + 1;
+  }
+}
+
+}  // namespace
+
+extern "C" __device__ __noinline__ SanitizerPatchResult ws_global(void* userdata, uint64_t pc, void* ptr,
+                                                                   uint32_t size, uint32_t flags, const void*) {
+  record(userdata, pc, reinterpret_cast<uint64_t>(ptr), size, flags, 3);
+  return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult ws_shared(void* userdata, uint64_t pc, void* ptr,
+                                                                   uint32_t size, uint32_t flags, const void*) {
+  record(userdata, pc, reinterpret_cast<uint64_t>(ptr), size, flags, 4);
+  return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult ws_local(void* userdata, uint64_t pc, void* ptr,
+                                                                  uint32_t size, uint32_t flags, const void*) {
+  record(userdata, pc, reinterpret_cast<uint64_t>(ptr), size, flags, 5);
+  return SANITIZER_PATCH_SUCCESS;
+}

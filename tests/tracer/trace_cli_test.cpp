@@ -1,0 +1,121 @@
+// `warpscope trace` end to end without a GPU: a stand-in application writes a
+// recorded message stream to the socket the command hands it
+// (WARPSCOPE_TRACE_FD), as the injection library would.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/run_cli.hpp"
+#include "tracer/stream_builder.hpp"
+#include "warpscope/trace.hpp"
+
+namespace warpscope::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TraceCli : public ::testing::Test {
+ protected:
+  fs::path dir = fs::temp_directory_path() / ("warpscope_trace_cli_" + std::to_string(::getpid()));
+  fs::path stream = dir / "stream.bin";
+  fs::path trace = dir / "out.wst";
+  void SetUp() override {
+    fs::create_directories(dir);
+    StreamBuilder b;
+    b.hello().device().module(0x10, "not a cubin").launch(0, 0x10, 0x1000, "_Z4copyPKfPf");
+    std::vector<StreamBuilder::Rec> recs(6);
+    for (std::uint32_t i = 0; i < recs.size(); ++i) {
+      recs[i].pc = 0x1000 + 0x60;
+      recs[i].cta = i;
+      recs[i].base = 0x100000 + 128 * i;
+    }
+    b.records(recs).launch_end(0, 6, 6).bye(6);
+    std::ofstream(stream, std::ios::binary) << b.bytes;
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  // A stand-in for the application: sends `bytes` of the stream, then runs `then`.
+  std::string app(const std::string& send, const std::string& then = "") const {
+    return "-- bash -c '" + send + " \"" + stream.string() + "\" >&\"$WARPSCOPE_TRACE_FD\"" + then + "'";
+  }
+  std::string base() const {
+    // Any existing file stands in for the injection library: the stand-in ignores it.
+    return "trace -o " + trace.string() + " --injection-library " + stream.string() + " ";
+  }
+};
+
+TEST_F(TraceCli, WritesTheRecordsTheApplicationSends) {
+  const auto r = run_cli(base() + app("cat"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("6 records of 1 traced kernel launch"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("copy(float const*, float*)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bash exited with status 0"), std::string::npos) << r.err;
+  auto src = open_trace(trace);
+  WarpAccess rec;
+  std::uint64_t n = 0;
+  while (src->next(rec)) {
+    EXPECT_EQ(rec.pc, 0x60u);
+    EXPECT_EQ(rec.addr[1], 0x100000u + 128 * rec.cta + 4);
+    ++n;
+  }
+  EXPECT_EQ(n, 6u);
+  ASSERT_EQ(src->kernels().size(), 1u);
+  EXPECT_EQ(src->kernels()[0].arch, "sm_90");
+}
+
+TEST_F(TraceCli, ACrashingApplicationLeavesAValidTraceAndItsStatus) {
+  const auto size = fs::file_size(stream);
+  // Everything but the last messages (LaunchEnd, Bye) and part of the records, then SIGSEGV.
+  const auto r = run_cli(base() + "-- bash -c 'head -c " + std::to_string(size - 60) + " \"" + stream.string() +
+                         "\" >&\"$WARPSCOPE_TRACE_FD\"; kill -SEGV $$'");
+  EXPECT_EQ(r.exit_code, 128 + 11) << r.err;
+  EXPECT_NE(r.err.find("killed by signal 11"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("INCOMPLETE"), std::string::npos) << r.err;
+  auto src = open_trace(trace);  // closed and readable: no .partial left behind
+  WarpAccess rec;
+  while (src->next(rec)) {
+  }
+  EXPECT_FALSE(src->summary().recovered);
+  EXPECT_FALSE(fs::exists(trace.string() + ".partial"));
+}
+
+TEST_F(TraceCli, TheApplicationsExitStatusIsReported) {
+  const auto r = run_cli(base() + app("cat", "; exit 3"));
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("exited with status 3"), std::string::npos) << r.err;
+}
+
+TEST_F(TraceCli, AnApplicationThatNeverTalksGetsAWarning) {
+  const auto r = run_cli(base() + "-- true");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("never reported"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(trace));  // an empty but valid trace
+}
+
+TEST_F(TraceCli, GarbageOnTheSocketIsOneErrorAndKeepsTheTrace) {
+  std::ofstream(stream, std::ios::binary | std::ios::app) << std::string(16, '\x7f');
+  const auto r = run_cli(base() + app("cat", "; sleep 5"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("unknown message type"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("error"), r.err.rfind("error")) << "one error line: " << r.err;
+  EXPECT_TRUE(fs::exists(trace));
+}
+
+TEST_F(TraceCli, BadArgumentsAreOneErrorAndExit2) {
+  auto r = run_cli("trace -o " + trace.string() + " --injection-library /nonexistent/lib.so -- true");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("/nonexistent/lib.so: no such file"), std::string::npos) << r.err;
+  r = run_cli(base() + "--kernel '(' -- true");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not a valid regular expression"), std::string::npos) << r.err;
+  r = run_cli(base() + "--ring-records 1000 -- true");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("power of two"), std::string::npos) << r.err;
+  r = run_cli("trace -o " + trace.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(fs::exists(trace));
+}
+
+}  // namespace
+}  // namespace warpscope::test

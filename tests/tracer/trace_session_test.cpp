@@ -1,0 +1,240 @@
+// The host half of the tracer: the injection library's message stream becomes
+// a trace (tracer/trace_session.hpp). The SASS of the launched kernel is the
+// committed sm_90 listing of tests/tracer/data/cacheops.cu.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tracer/stream_builder.hpp"
+#include "tracer/trace_session.hpp"
+#include "warpscope/error.hpp"
+#include "warpscope/trace.hpp"
+
+namespace warpscope::tracer {
+namespace {
+
+using test::StreamBuilder;
+namespace fs = std::filesystem;
+
+std::string read_data(const std::string& name) {
+  std::ifstream f(std::string(WARPSCOPE_SOURCE_DIR "/tests/tracer/data/") + name, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+class CommittedListing final : public Disassembler {
+ public:
+  int calls = 0;
+  std::optional<std::string> listing(const std::string& cubin) override {
+    ++calls;
+    EXPECT_EQ(cubin, read_data("cacheops_sm_90.cubin"));
+    return read_data("cacheops_sm_90.sass");
+  }
+  std::optional<std::string> resources(const std::string&) override {
+    return read_data("cacheops_sm_90.res-usage.txt");
+  }
+};
+
+class NoTools final : public Disassembler {
+ public:
+  std::optional<std::string> listing(const std::string&) override { return std::nullopt; }
+  std::optional<std::string> resources(const std::string&) override { return std::nullopt; }
+};
+
+constexpr const char* kKernel = "_Z8cacheopsPKfPfPK6float4PdPi";
+constexpr std::uint64_t kModule = 0xabc0, kFunctionPc = 0x7f0000;
+
+struct Traced {
+  std::vector<KernelInfo> kernels;
+  std::vector<WarpAccess> records;
+};
+
+Traced read_back(const fs::path& p) {
+  auto src = open_trace(p);
+  Traced t;
+  WarpAccess r;
+  while (src->next(r)) t.records.push_back(r);
+  t.kernels = src->kernels();
+  return t;
+}
+
+class TraceSessionTest : public ::testing::Test {
+ protected:
+  fs::path path = fs::temp_directory_path() / ("warpscope_session_" + std::to_string(::getpid()) + ".wst");
+  std::vector<std::string> warnings;
+  void TearDown() override { fs::remove(path); }
+
+  // Feeds the stream in pieces of `step` bytes (the socket splits anywhere).
+  Traced run(const std::string& stream, Disassembler& dis, std::size_t step = 7, bool* clean = nullptr) {
+    auto sink = create_trace(path, TraceFormat::Native);
+    TraceSession s(*sink, dis, [&](const std::string& w) { warnings.push_back(w); });
+    for (std::size_t i = 0; i < stream.size(); i += step) s.feed(stream.data() + i, std::min(step, stream.size() - i));
+    const bool ok = s.finish();
+    if (clean) *clean = ok;
+    sink->close();
+    launches = s.launches();
+    return read_back(path);
+  }
+  std::vector<LaunchStats> launches;
+};
+
+StreamBuilder typical_stream() {
+  StreamBuilder b;
+  b.hello().device().module(kModule, read_data("cacheops_sm_90.cubin")).launch(0, kModule, kFunctionPc, kKernel);
+  StreamBuilder::Rec ldg;  // LDG.E.CONSTANT (__ldg) at 0x230, lanes 4 bytes apart
+  ldg.pc = kFunctionPc + 0x230, ldg.cta = 3, ldg.warp = 2, ldg.sm = 77, ldg.base = 0x10000, ldg.stride = 4;
+  StreamBuilder::Rec red;  // @P0 REDG at 0x3e0: one lane; the access flags say "atomic"
+  red.pc = kFunctionPc + 0x3e0, red.mask = 0x1, red.flags = kFlagRead | kFlagWrite, red.addrs = {0x5000};
+  StreamBuilder::Rec even;  // even lanes only, 8 bytes apart by rank
+  even.pc = kFunctionPc + 0xb0, even.mask = 0x55555555u, even.base = 0x2000, even.stride = 8;
+  StreamBuilder::Rec sts;  // STS: shared, per lane
+  sts.pc = kFunctionPc + 0x3c0, sts.space = 4, sts.flags = kFlagWrite, sts.mask = 0x3;
+  sts.addrs = {0x400, 0x484};
+  b.records({ldg, red, even, sts}).launch_end(0, 4, 4).bye(4);
+  return b;
+}
+
+TEST_F(TraceSessionTest, RecordsBecomeWarpAccessesWithSassCacheOperators) {
+  CommittedListing dis;
+  const Traced t = run(typical_stream().bytes, dis);
+  ASSERT_EQ(t.kernels.size(), 1u);
+  const KernelInfo& k = t.kernels[0];
+  EXPECT_EQ(k.name, "cacheops(float const*, float*, float4 const*, double*, int*)");
+  EXPECT_EQ(k.grid, (Dim3{4, 1, 1}));
+  EXPECT_EQ(k.block, (Dim3{128, 1, 1}));
+  EXPECT_EQ(k.dynamic_shared, 512u);
+  EXPECT_EQ(k.registers, 40u);       // cuobjdump -res-usage
+  EXPECT_EQ(k.static_shared, 2048u);
+  EXPECT_EQ(k.arch, "sm_90");
+  EXPECT_EQ(k.gpu, "NVIDIA H100 80GB HBM3");
+  ASSERT_TRUE(k.lines.count(0x230));  // -lineinfo: PC -> source line
+  EXPECT_EQ(k.lines.at(0x230).file, "tests/tracer/data/cacheops.cu");
+  EXPECT_EQ(dis.calls, 1);
+
+  ASSERT_EQ(t.records.size(), 4u);
+  const WarpAccess& ldg = t.records[0];
+  EXPECT_EQ(ldg.pc, 0x230u);  // relative to the function start
+  EXPECT_EQ(ldg.cache, CacheOp::Nc);
+  EXPECT_EQ(ldg.op, Op::Load);
+  EXPECT_EQ(ldg.cta, 3u);
+  EXPECT_EQ(ldg.warp, 2u);
+  EXPECT_EQ(ldg.sm, 77);
+  EXPECT_EQ(ldg.active, LaneMask::full());
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(ldg.addr[l], 0x10000u + 4 * l);
+
+  const WarpAccess& red = t.records[1];
+  EXPECT_EQ(red.op, Op::Reduction);  // from the SASS (REDG), not the flags
+  EXPECT_EQ(red.active, LaneMask(0x1));
+  EXPECT_EQ(red.addr[0], 0x5000u);
+
+  const WarpAccess& even = t.records[2];
+  EXPECT_EQ(even.addr[0], 0x2000u);
+  EXPECT_EQ(even.addr[2], 0x2008u);  // rank 1
+  EXPECT_EQ(even.addr[30], 0x2000u + 8 * 15);
+
+  const WarpAccess& sts = t.records[3];
+  EXPECT_EQ(sts.space, Space::Shared);
+  EXPECT_EQ(sts.op, Op::Store);
+  EXPECT_EQ(sts.addr[1], 0x484u);
+
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_TRUE(launches[0].complete);
+  EXPECT_EQ(launches[0].received, 4u);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST_F(TraceSessionTest, SplittingTheStreamAnywhereGivesTheSameTrace) {
+  CommittedListing a, b;
+  const auto stream = typical_stream().bytes;
+  const Traced one = run(stream, a, 1);
+  const Traced whole = run(stream, b, stream.size());
+  ASSERT_EQ(one.records.size(), whole.records.size());
+  for (std::size_t i = 0; i < one.records.size(); ++i) EXPECT_EQ(one.records[i].addr, whole.records[i].addr);
+}
+
+TEST_F(TraceSessionTest, WithoutNvdisasmTheFlagsGiveTheOperation) {
+  NoTools dis;
+  const Traced t = run(typical_stream().bytes, dis);
+  ASSERT_EQ(t.records.size(), 4u);
+  EXPECT_EQ(t.records[0].cache, CacheOp::Default);
+  EXPECT_EQ(t.records[1].op, Op::Atomic);  // READ|WRITE
+  EXPECT_EQ(t.records[3].op, Op::Store);
+  EXPECT_EQ(launches[0].without_sass, 4u);
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_NE(warnings[0].find("nvdisasm"), std::string::npos);
+}
+
+TEST_F(TraceSessionTest, AStreamCutMidMessageKeepsEveryCompleteRecord) {
+  CommittedListing dis;
+  auto stream = typical_stream().bytes;
+  StreamBuilder more;
+  StreamBuilder::Rec r;
+  r.pc = kFunctionPc + 0x230;
+  more.records({r});
+  stream += more.bytes.substr(0, more.bytes.size() - 5);  // the application died while sending
+  bool clean = true;
+  const Traced t = run(stream, dis, 13, &clean);
+  EXPECT_FALSE(clean);
+  EXPECT_EQ(t.records.size(), 4u);
+}
+
+TEST_F(TraceSessionTest, UntracedLaunchesAreListedButNotInTheTrace) {
+  CommittedListing dis;
+  StreamBuilder b;
+  b.hello().device().module(kModule, read_data("cacheops_sm_90.cubin")).launch(0, kModule, kFunctionPc, kKernel, false);
+  b.launch_end(0, 0, 0);
+  const Traced t = run(b.bytes, dis);
+  EXPECT_TRUE(t.kernels.empty());
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_FALSE(launches[0].traced);
+  EXPECT_EQ(dis.calls, 0);  // nothing disassembled for kernels not traced
+}
+
+void expect_error(const std::string& stream, const std::string& needle) {
+  NoTools dis;
+  auto sink = create_trace(fs::temp_directory_path() / "warpscope_session_err.txt", TraceFormat::Text);
+  TraceSession s(*sink, dis, [](const std::string&) {});
+  try {
+    s.feed(stream.data(), stream.size());
+    FAIL() << "expected an error containing " << needle;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(TraceSessionErrors, MalformedStreamsNameTheByteOffsetAndTheProblem) {
+  StreamBuilder unannounced;
+  StreamBuilder::Rec r;
+  r.launch = 9;
+  unannounced.hello().records({r});
+  expect_error(unannounced.bytes, "launch 9, which was never announced");
+
+  std::string junk = StreamBuilder().hello().bytes + std::string("\x63\0\0\0\0\0\0\0", 8);
+  expect_error(junk, "byte 16: unknown message type 99");
+
+  StreamBuilder no_hello;
+  no_hello.device();
+  expect_error(no_hello.bytes, "expected a Hello message first");
+
+  MessageWriter v(MessageType::Hello);
+  v.put_u32(99);
+  v.put_u32(1);
+  expect_error(v.finish(), "protocol 99");
+
+  StreamBuilder bad_record;
+  StreamBuilder::Rec zero;
+  zero.mask = 0;
+  bad_record.hello().launch(0, 1, 0, "_Z1fv").records({zero});
+  expect_error(bad_record.bytes, "malformed record");
+}
+
+TEST(Demangle, KernelNames) {
+  EXPECT_EQ(demangle("_Z5plainPKfPf"), "plain(float const*, float*)");
+  EXPECT_EQ(demangle("not_mangled"), "not_mangled");
+}
+
+}  // namespace
+}  // namespace warpscope::tracer
