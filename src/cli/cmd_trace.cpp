@@ -37,7 +37,7 @@ struct TraceArgs {
   std::uint64_t launches = 0;     // 0: all
   std::uint64_t max_records = 0;  // 0: no limit
   std::uint64_t sample_ctas = 0;  // 0: every CTA
-  std::uint64_t ring_records = 1u << 17;
+  std::uint64_t ring_records = 1u << 20;
   std::string injection_library;  // default: next to this executable
   bool quiet = false;
   std::vector<std::string> command;
@@ -97,7 +97,7 @@ pid_t launch(const TraceArgs& a, const fs::path& library, int write_fd) {
   ::setenv("CUDA_INJECTION64_PATH", library.c_str(), 1);
   ::setenv("WARPSCOPE_TRACE_FD", std::to_string(write_fd).c_str(), 1);
   ::setenv("WARPSCOPE_TRACE_PID", std::to_string(::getpid()).c_str(), 1);
-  ::setenv("WARPSCOPE_PATCHES", patches.c_str(), 1);
+  ::setenv("WARPSCOPE_PATCHES", patches.c_str(), 0);  // a set WARPSCOPE_PATCHES wins (patch experiments)
   ::setenv("WARPSCOPE_KERNEL", a.kernel.c_str(), 1);
   ::setenv("WARPSCOPE_LAUNCHES", std::to_string(a.launches).c_str(), 1);
   ::setenv("WARPSCOPE_MAX_RECORDS", std::to_string(a.max_records).c_str(), 1);

@@ -20,7 +20,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,7 +41,7 @@ struct Options {
   int fd = -1;
   std::string patches;
   std::string kernel;  // regex ("" = all)
-  unsigned long long launches = 0, max_records = 0, sample_ctas = 0, ring_records = 1u << 17;
+  unsigned long long launches = 0, max_records = 0, sample_ctas = 0, ring_records = 1u << 20;
   bool debug = false;
 };
 
@@ -79,11 +78,12 @@ void note(const std::string& text) {
   send_bytes(m.finish());
 }
 
-void check(SanitizerResult r, const char* what) {
-  if (r == SANITIZER_SUCCESS) return;
+SanitizerResult check(SanitizerResult r, const char* what) {
+  if (r == SANITIZER_SUCCESS) return r;
   const char* s = nullptr;
   sanitizerGetResultString(r, &s);
   note(std::string(what) + " failed: " + (s ? s : "unknown error"));
+  return r;
 }
 
 std::string demangled(const char* name) {
@@ -95,35 +95,34 @@ std::string demangled(const char* name) {
   return out;
 }
 
-// ---- per-context state: the ring, its drain thread, launch parameters ----
+// ---- per-context state: the ring, its drain, launch parameters ----
 
 struct PendingLaunch {
   std::uint32_t launch;
   std::uint32_t param_slot;
-  Sanitizer_StreamHandle stream;
 };
+
+constexpr unsigned long long kStagingSlots = 8192;
 
 struct Context {
   CUcontext ctx = nullptr;
-  WsSlot* ring = nullptr;                       // pinned host
-  unsigned long long* consumed = nullptr;       // pinned host
-  unsigned long long* device_counters = nullptr;  // device: [0] reserve, [1] consumed_seen
-  WsLaunchParams* params = nullptr;             // device, WS_PARAM_SLOTS entries
-  std::vector<WsLaunchParams> host_params;      // sources of the async parameter copies
-  unsigned long long slots = 0;
-  bool patches_added = false;
-
-  std::thread drain;
-  std::atomic<bool> stop{false};
-  std::mutex mutex;  // guards drained and launch_written
-  std::condition_variable progress;
-  unsigned long long drained = 0;
+  WsSlot* ring = nullptr;                         // device
+  WsSlot* staging = nullptr;                      // pinned host: the drain copies slots here
+  unsigned long long* consumed = nullptr;         // pinned host: slots drained, read by the GPU when full
+  unsigned long long* epoch_source = nullptr;     // pinned host: copied to device_counters[2] after a launch
+  unsigned long long* device_counters = nullptr;  // device: [0] reserve, [1] consumed_seen, [2] finished epoch
+  WsLaunchParams* params = nullptr;               // device, WS_PARAM_SLOTS entries
+  std::vector<WsLaunchParams> host_params;        // sources of the async parameter copies
+  Sanitizer_StreamHandle copy_stream = nullptr;   // ours: copies run beside the application's kernel
+  unsigned long long slots = 0, next = 0, epoch = 0;
+  bool patches_added = false, ready = false;
   std::map<std::uint32_t, unsigned long long> launch_written;
-  std::vector<PendingLaunch> pending;  // launches whose kernel may still run (graph nodes)
+  std::vector<PendingLaunch> pending;  // graph nodes, reported after their graph launch
 };
 
 std::mutex g_contexts_mutex;
 std::map<CUcontext, Context*> g_contexts;
+std::mutex g_drain_mutex;  // one drain at a time: launches from several threads take turns
 std::atomic<std::uint32_t> g_next_launch{0};
 std::atomic<unsigned long long> g_traced_launches{0};
 std::atomic<unsigned long long> g_records_sent{0};
@@ -140,76 +139,100 @@ void pack(const WsSlot& s, std::string& out) {
   }
 }
 
-void drain_loop(Context* c) {
+// The slot as the GPU finished it: sequence number and check word agree.
+bool complete(const WsSlot& s, unsigned long long seq) {
+  if (s.seq != seq) return false;
+  const auto* w = reinterpret_cast<const std::uint64_t*>(&s);
+  std::uint64_t x = w[0] ^ w[1] ^ w[2] ^ w[3] ^ w[4] ^ w[5] ^ w[6];
+  if (s.form != 0)
+    for (unsigned lane = 0; lane < WS_WARP; ++lane)
+      if (s.mask >> lane & 1u) x ^= s.addr[lane];
+  return x == s.check;
+}
+
+// Drains the ring while the work just enqueued on `stream` runs, until it has
+// finished and every slot it claimed is read. Runs in the launching thread,
+// inside the launch-end callback: the Sanitizer API's copies may be used
+// there, and no other thread makes CUDA calls (a drain thread calling the
+// driver during callbacks deadlocked on the H100).
+void drain_until_finished(Context* c, Sanitizer_StreamHandle stream) {
+  std::lock_guard drain_lock(g_drain_mutex);
+  const unsigned long long epoch = ++c->epoch;
+  *c->epoch_source = epoch;
+  check(sanitizerMemcpyHostToDeviceAsync(c->device_counters + 2, c->epoch_source, sizeof epoch, stream),
+        "mark the end of the launch");
   std::string batch;
   std::uint32_t count = 0;
-  std::map<std::uint32_t, unsigned long long> written;
-  unsigned long long next = 0;
-  int idle = 0;
   const auto flush = [&] {
-    if (count) {
-      std::string msg;
-      MessageWriter m(MessageType::Records);
-      m.put_u32(count);
-      m.put_raw(batch.data(), batch.size());
-      send_bytes(m.finish());
-      g_records_sent += count;
-    }
+    if (!count) return;
+    MessageWriter m(MessageType::Records);
+    m.put_u32(count);
+    m.put_raw(batch.data(), batch.size());
+    send_bytes(m.finish());
+    g_records_sent += count;
     batch.clear();
     count = 0;
-    {
-      std::lock_guard lock(c->mutex);
-      for (auto& [l, n] : written) c->launch_written[l] += n;
-      c->drained = next;
-    }
-    written.clear();
-    c->progress.notify_all();
   };
+  int idle = 0;
   for (;;) {
-    WsSlot& s = c->ring[next & (c->slots - 1)];
-    if (s.seq == next + 1) {
-      std::atomic_thread_fence(std::memory_order_acquire);
-      pack(s, batch);
-      ++written[s.launch];
-      ++count;
-      ++next;
-      if ((next & 63) == 0) __atomic_store_n(c->consumed, next, __ATOMIC_RELEASE);
-      if (batch.size() > (1u << 20)) flush();
+    unsigned long long counters[3] = {};
+    if (check(sanitizerMemcpyDeviceToHost(counters, c->device_counters, sizeof counters, c->copy_stream),
+              "read the ring counters") != SANITIZER_SUCCESS)
+      break;
+    const bool finished = counters[2] == epoch;
+    const unsigned long long target = g_opt.max_records ? std::min(counters[0], g_opt.max_records) : counters[0];
+    bool progress = false;
+    while (c->next < target) {
+      const unsigned long long room = c->slots - (c->next & (c->slots - 1));
+      const unsigned long long want = std::min({kStagingSlots, target - c->next, room});
+      if (check(sanitizerMemcpyDeviceToHost(c->staging, c->ring + (c->next & (c->slots - 1)), want * sizeof(WsSlot),
+                                            c->copy_stream),
+                "copy the record ring") != SANITIZER_SUCCESS)
+        return flush();
+      unsigned long long got = 0;
+      while (got < want && complete(c->staging[got], c->next + 1)) {
+        pack(c->staging[got], batch);
+        ++c->launch_written[c->staging[got].launch];
+        ++count;
+        ++c->next;
+        ++got;
+      }
+      if (!got) break;  // claimed but not written yet
+      progress = true;
+      *c->consumed = c->next;  // the GPU reads this only when the ring is full
+      if (batch.size() > (4u << 20)) flush();
+    }
+    if (finished && c->next >= target) break;
+    if (progress) {
       idle = 0;
       continue;
     }
-    __atomic_store_n(c->consumed, next, __ATOMIC_RELEASE);
-    if (count || idle == 0) flush();
-    if (c->stop.load()) break;
-    if (++idle < 64) std::this_thread::yield();
-    else std::this_thread::sleep_for(std::chrono::microseconds(idle < 1000 ? 20 : 500));
+    if (++idle > 2000000) {  // ~10 minutes without a record or the end of the kernel
+      note("the traced kernel made no progress for minutes: giving up on it");
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(idle < 100 ? 5 : 100));
   }
   flush();
 }
 
-Context* context_for(CUcontext ctx) {
-  std::lock_guard lock(g_contexts_mutex);
-  auto it = g_contexts.find(ctx);
-  if (it != g_contexts.end()) return it->second;
-  auto* c = new Context;
-  c->ctx = ctx;
-  c->slots = g_opt.ring_records;
-  void* p = nullptr;
-  check(sanitizerAllocHost(ctx, &p, sizeof(WsSlot) * c->slots), "sanitizerAllocHost(ring)");
-  c->ring = static_cast<WsSlot*>(p);
-  if (c->ring) std::memset(static_cast<void*>(c->ring), 0, sizeof(WsSlot) * c->slots);
-  check(sanitizerAllocHost(ctx, &p, 64), "sanitizerAllocHost(consumed)");
-  c->consumed = static_cast<unsigned long long*>(p);
-  if (c->consumed) *c->consumed = 0;
-  check(sanitizerAlloc(ctx, &p, 2 * sizeof(unsigned long long)), "sanitizerAlloc(counters)");
-  c->device_counters = static_cast<unsigned long long*>(p);
-  if (c->device_counters) check(sanitizerMemset(c->device_counters, 0, 2 * sizeof(unsigned long long), nullptr), "sanitizerMemset");
-  check(sanitizerAlloc(ctx, &p, sizeof(WsLaunchParams) * WS_PARAM_SLOTS), "sanitizerAlloc(params)");
-  c->params = static_cast<WsLaunchParams*>(p);
-  c->host_params.resize(WS_PARAM_SLOTS);
-  if (c->ring && c->consumed && c->device_counters && c->params) c->drain = std::thread(drain_loop, c);
-  g_contexts[ctx] = c;
-  return c;
+// Reports a launch whose kernel has finished and been drained.
+void finish_launch(Context* c, const PendingLaunch& p, bool complete_launch) {
+  WsLaunchParams params{};
+  check(sanitizerMemcpyDeviceToHost(&params, c->params + p.param_slot, sizeof params, c->copy_stream),
+        "read launch counters");
+  LaunchEndBody b{};
+  b.launch = p.launch;
+  b.complete = complete_launch ? 1 : 0;
+  b.executed = params.executed;
+  {
+    std::lock_guard lock(g_drain_mutex);
+    b.written = c->launch_written[p.launch];
+    c->launch_written.erase(p.launch);
+  }
+  MessageWriter m(MessageType::LaunchEnd);
+  m.put_raw(&b, sizeof b);
+  send_bytes(m.finish());
 }
 
 void send_device(CUdevice device) {
@@ -233,6 +256,54 @@ void send_device(CUdevice device) {
   m.put_u32(static_cast<std::uint32_t>(sms));
   m.put_blob(name);
   send_bytes(m.finish());
+}
+
+// Called when a context is created: the place the Sanitizer API guide's
+// samples create private streams.
+Context* create_context(CUcontext ctx) {
+  auto* c = new Context;
+  c->ctx = ctx;
+  c->slots = g_opt.ring_records;
+  void* p = nullptr;
+  check(sanitizerAlloc(ctx, &p, sizeof(WsSlot) * c->slots), "sanitizerAlloc(ring)");
+  c->ring = static_cast<WsSlot*>(p);
+  // seq 0 never matches: a fresh ring holds no complete slot.
+  if (c->ring) check(sanitizerMemset(c->ring, 0, sizeof(WsSlot) * c->slots, nullptr), "sanitizerMemset(ring)");
+  p = nullptr;
+  check(sanitizerAllocHost(ctx, &p, sizeof(WsSlot) * kStagingSlots), "sanitizerAllocHost(staging)");
+  c->staging = static_cast<WsSlot*>(p);
+  p = nullptr;
+  check(sanitizerAllocHost(ctx, &p, 2 * sizeof(unsigned long long)), "sanitizerAllocHost(consumed)");
+  c->consumed = static_cast<unsigned long long*>(p);
+  c->epoch_source = c->consumed ? c->consumed + 1 : nullptr;
+  if (c->consumed) *c->consumed = 0;
+  p = nullptr;
+  check(sanitizerAlloc(ctx, &p, 3 * sizeof(unsigned long long)), "sanitizerAlloc(counters)");
+  c->device_counters = static_cast<unsigned long long*>(p);
+  if (c->device_counters) check(sanitizerMemset(c->device_counters, 0, 3 * sizeof(unsigned long long), nullptr), "sanitizerMemset");
+  p = nullptr;
+  check(sanitizerAlloc(ctx, &p, sizeof(WsLaunchParams) * WS_PARAM_SLOTS), "sanitizerAlloc(params)");
+  c->params = static_cast<WsLaunchParams*>(p);
+  c->host_params.resize(WS_PARAM_SLOTS);
+  using StreamCreate = CUresult (*)(CUstream*, unsigned);
+  static void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto stream_create = lib ? reinterpret_cast<StreamCreate>(dlsym(lib, "cuStreamCreate")) : nullptr;
+  CUstream stream = nullptr;
+  if (stream_create && stream_create(&stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS)
+    check(sanitizerGetStreamHandle(ctx, stream, &c->copy_stream), "sanitizerGetStreamHandle");
+  else
+    note("could not create the tracer's copy stream: nothing will be recorded");
+  c->ready = c->ring && c->staging && c->consumed && c->device_counters && c->params && c->copy_stream;
+  return c;
+}
+
+Context* context_for(CUcontext ctx) {
+  std::lock_guard lock(g_contexts_mutex);
+  auto it = g_contexts.find(ctx);
+  if (it != g_contexts.end()) return it->second;
+  Context* c = create_context(ctx);
+  g_contexts[ctx] = c;
+  return c;
 }
 
 // ---- callbacks ----
@@ -263,52 +334,16 @@ bool selected(const std::string& name) {
   return std::regex_search(name, re);
 }
 
-// Waits until the kernel of `launch` is drained, then reports its counts.
-void finish_launch(Context* c, const PendingLaunch& p) {
-  unsigned long long reserve = 0;
-  WsLaunchParams params{};
-  check(sanitizerMemcpyDeviceToHost(&reserve, c->device_counters, sizeof reserve, p.stream), "read reserve counter");
-  check(sanitizerMemcpyDeviceToHost(&params, c->params + p.param_slot, sizeof params, p.stream),
-        "read launch counters");
-  const unsigned long long target = g_opt.max_records ? std::min(reserve, g_opt.max_records) : reserve;
-  std::unique_lock lock(c->mutex);
-  const bool drained = c->progress.wait_for(lock, std::chrono::seconds(60), [&] { return c->drained >= target; });
-  LaunchEndBody b{};
-  b.launch = p.launch;
-  b.complete = drained ? 1 : 0;
-  b.executed = params.executed;
-  b.written = c->launch_written[p.launch];
-  c->launch_written.erase(p.launch);
-  lock.unlock();
-  MessageWriter m(MessageType::LaunchEnd);
-  m.put_raw(&b, sizeof b);
-  send_bytes(m.finish());
-}
-
-void finish_pending(Context* c, Sanitizer_StreamHandle stream) {
-  std::vector<PendingLaunch> done;
-  {
-    std::lock_guard lock(c->mutex);
-    for (auto it = c->pending.begin(); it != c->pending.end();)
-      if (stream == nullptr || it->stream == stream) {
-        done.push_back(*it);
-        it = c->pending.erase(it);
-      } else {
-        ++it;
-      }
-  }
-  for (const auto& p : done) finish_launch(c, p);
-}
-
 struct LaunchState {
   std::uint32_t launch = 0, slot = 0;
   bool traced = false;
 };
-thread_local std::map<Sanitizer_LaunchHandle, LaunchState> t_launches;
+std::mutex g_launch_mutex;
+std::map<Sanitizer_LaunchHandle, LaunchState> g_launches;
 
 void on_launch_begin(const Sanitizer_LaunchData* ld, bool graph_node) {
   Context* c = context_for(ld->context);
-  if (!c->params) return;
+  if (!c->ready) return;
   const std::uint32_t launch = g_next_launch++;
   const std::string name = demangled(ld->functionName);
   const bool traced = selected(name);
@@ -350,27 +385,48 @@ void on_launch_begin(const Sanitizer_LaunchData* ld, bool graph_node) {
   p.cta_stride = h.cta_stride;
   Sanitizer_StreamHandle stream = ld->hStream ? ld->hStream : ld->hApiStream;
   check(sanitizerMemcpyHostToDeviceAsync(c->params + slot, &p, sizeof p, stream), "copy launch parameters");
-  check(sanitizerSetLaunchCallbackData(ld->hLaunch, ld->function, stream, c->params + slot),
-        "sanitizerSetLaunchCallbackData");
-  t_launches[ld->hLaunch] = LaunchState{launch, slot, traced};
+  // Graph nodes of one graph launch share launch data (measured: the last
+  // node's wins), so they get theirs per function instead.
+  if (graph_node)
+    check(sanitizerSetCallbackData(ld->function, c->params + slot), "sanitizerSetCallbackData");
+  else
+    check(sanitizerSetLaunchCallbackData(ld->hLaunch, ld->function, stream, c->params + slot),
+          "sanitizerSetLaunchCallbackData");
+  std::lock_guard lock(g_launch_mutex);
+  g_launches[ld->hLaunch] = LaunchState{launch, slot, traced};
 }
 
 void on_launch_end(const Sanitizer_LaunchData* ld, bool graph_node) {
-  auto it = t_launches.find(ld->hLaunch);
-  if (it == t_launches.end()) return;
-  const LaunchState st = it->second;
-  t_launches.erase(it);
+  LaunchState st;
+  {
+    std::lock_guard lock(g_launch_mutex);
+    auto it = g_launches.find(ld->hLaunch);
+    if (it == g_launches.end()) return;
+    st = it->second;
+    g_launches.erase(it);
+  }
   Context* c = context_for(ld->context);
-  PendingLaunch p{st.launch, st.slot, graph_node ? ld->hApiStream : ld->hStream};
-  if (graph_node) {  // the node runs later, inside the graph: report it at the next synchronisation
-    std::lock_guard lock(c->mutex);
+  const PendingLaunch p{st.launch, st.slot};
+  if (graph_node) {  // runs inside its graph: reported at the end of the graph launch
+    std::lock_guard lock(g_drain_mutex);
     c->pending.push_back(p);
     return;
   }
-  // Traced launches run synchronously: the records of one launch are complete
-  // when it returns, and the next launch's parameters can reuse nothing early.
-  check(sanitizerStreamSynchronize(ld->hStream), "sanitizerStreamSynchronize");
-  finish_launch(c, p);
+  // Traced launches run synchronously: drained here, while the kernel runs.
+  if (st.traced) drain_until_finished(c, ld->hStream);
+  finish_launch(c, p, true);
+}
+
+void on_graph_launch_end(const Sanitizer_GraphLaunchData* gd) {
+  Context* c = context_for(gd->context);
+  if (!c->ready) return;
+  drain_until_finished(c, gd->hStream);
+  std::vector<PendingLaunch> done;
+  {
+    std::lock_guard lock(g_drain_mutex);
+    done.swap(c->pending);
+  }
+  for (const auto& p : done) finish_launch(c, p, true);
 }
 
 void on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const Sanitizer_CallbackData* cd) {
@@ -397,19 +453,12 @@ void SANITIZERAPI callback(void*, Sanitizer_CallbackDomain domain, Sanitizer_Cal
       on_api(domain, cbid, static_cast<const Sanitizer_CallbackData*>(cbdata));
       return;
     case SANITIZER_CB_DOMAIN_RESOURCE:
-      if (cbid == SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED)
-        send_device(static_cast<const Sanitizer_ResourceContextData*>(cbdata)->device);
-      else if (cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED)
-        on_module_loaded(static_cast<const Sanitizer_ResourceModuleData*>(cbdata));
-      else if (cbid == SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+      if (cbid == SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED) {
         const auto* d = static_cast<const Sanitizer_ResourceContextData*>(cbdata);
-        std::lock_guard lock(g_contexts_mutex);
-        if (auto it = g_contexts.find(d->context); it != g_contexts.end()) {
-          Context* c = it->second;
-          finish_pending(c, nullptr);
-          c->stop = true;
-          if (c->drain.joinable()) c->drain.join();
-        }
+        send_device(d->device);
+        context_for(d->context);
+      } else if (cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) {
+        on_module_loaded(static_cast<const Sanitizer_ResourceModuleData*>(cbdata));
       }
       return;
     case SANITIZER_CB_DOMAIN_LAUNCH: {
@@ -420,22 +469,16 @@ void SANITIZERAPI callback(void*, Sanitizer_CallbackDomain domain, Sanitizer_Cal
     }
     case SANITIZER_CB_DOMAIN_GRAPHS: {
       // Kernel nodes of a graph launch come here, not through the launch domain.
+      if (cbid == SANITIZER_CBID_GRAPHS_LAUNCH_END) {
+        const auto* gd = static_cast<const Sanitizer_GraphLaunchData*>(cbdata);
+        if (!gd->isGraphUpload) on_graph_launch_end(gd);
+        return;
+      }
       if (cbid != SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN && cbid != SANITIZER_CBID_GRAPHS_NODE_LAUNCH_END) return;
       const auto* gd = static_cast<const Sanitizer_GraphNodeLaunchData*>(cbdata);
       if (gd->nodeType != CU_GRAPH_NODE_TYPE_KERNEL || gd->isGraphUpload) return;
       if (cbid == SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN) on_launch_begin(&gd->launchData, true);
       else on_launch_end(&gd->launchData, true);
-      return;
-    }
-    case SANITIZER_CB_DOMAIN_SYNCHRONIZE: {
-      const auto* sd = static_cast<const Sanitizer_SynchronizeData*>(cbdata);
-      Context* c = nullptr;
-      {
-        std::lock_guard lock(g_contexts_mutex);
-        auto it = g_contexts.find(sd->context);
-        if (it != g_contexts.end()) c = it->second;
-      }
-      if (c) finish_pending(c, cbid == SANITIZER_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED ? sd->hStream : nullptr);
       return;
     }
     default: return;
@@ -444,16 +487,6 @@ void SANITIZERAPI callback(void*, Sanitizer_CallbackDomain domain, Sanitizer_Cal
 
 void at_exit() {
   if (!g_enabled) return;
-  std::vector<Context*> contexts;
-  {
-    std::lock_guard lock(g_contexts_mutex);
-    for (auto& [ctx, c] : g_contexts) contexts.push_back(c);
-  }
-  for (Context* c : contexts) {
-    finish_pending(c, nullptr);  // graph nodes not synchronised before exit
-    c->stop = true;
-    if (c->drain.joinable()) c->drain.join();
-  }
   MessageWriter m(MessageType::Bye);
   m.put_u64(g_records_sent.load());
   send_bytes(m.finish());
@@ -475,7 +508,7 @@ extern "C" int InitializeInjection() {
   g_opt.launches = env_u64("WARPSCOPE_LAUNCHES", 0);
   g_opt.max_records = env_u64("WARPSCOPE_MAX_RECORDS", 0);
   g_opt.sample_ctas = env_u64("WARPSCOPE_SAMPLE_CTAS", 0);
-  g_opt.ring_records = env_u64("WARPSCOPE_RING_RECORDS", 1u << 17);
+  g_opt.ring_records = env_u64("WARPSCOPE_RING_RECORDS", 1u << 20);
   g_opt.debug = std::getenv("WARPSCOPE_INJECT_DEBUG") != nullptr;
   ::unsetenv("CUDA_INJECTION64_PATH");  // processes the application starts are not traced
   ::fcntl(g_opt.fd, F_SETFD, FD_CLOEXEC);
@@ -491,7 +524,6 @@ extern "C" int InitializeInjection() {
   }
   sanitizerEnableDomain(1, g_subscriber, SANITIZER_CB_DOMAIN_RESOURCE);
   sanitizerEnableDomain(1, g_subscriber, SANITIZER_CB_DOMAIN_LAUNCH);
-  sanitizerEnableDomain(1, g_subscriber, SANITIZER_CB_DOMAIN_SYNCHRONIZE);
   sanitizerEnableDomain(1, g_subscriber, SANITIZER_CB_DOMAIN_GRAPHS);
   for (auto cbid : {SANITIZER_CBID_DRIVER_API_cuLaunchKernel, SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz,
                     SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx, SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz})

@@ -8,6 +8,10 @@
 
 #include "ring.h"
 
+#ifndef WS_FENCE
+#define WS_FENCE 0  // 0: fence.sc.sys, 1: fence.acq_rel.sys, 2: none (measurement only)
+#endif
+
 namespace {
 
 __device__ __forceinline__ unsigned lane_id() {
@@ -20,6 +24,14 @@ __device__ __forceinline__ unsigned sm_id() {
   unsigned r;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
   return r;
+}
+
+// XOR of `v` over the lanes in mask, in every lane of mask (redux.sync is not
+// allowed in tools patches, so one shuffle per active lane).
+__device__ __forceinline__ uint64_t xor_of_lanes(unsigned mask, uint64_t v) {
+  uint64_t x = 0;
+  for (unsigned m = mask; m; m &= m - 1) x ^= __shfl_sync(mask, v, __ffs(m) - 1);
+  return x;
 }
 
 __device__ __forceinline__ void record(void* userdata, uint64_t pc, uint64_t addr, uint32_t size, uint32_t flags,
@@ -59,26 +71,29 @@ __device__ __forceinline__ void record(void* userdata, uint64_t pc, uint64_t add
   }
   __syncwarp(mask);
   WsSlot* s = p->ring + (slot & p->ring_mask);
-  if (!strided) {
-    s->addr[lane] = addr;
-    __threadfence_system();
-  }
+  if (!strided) s->addr[lane] = addr;
+  // The header as 7 words, each written by one lane: one PCIe burst.
+  const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const uint64_t ids = p->launch | static_cast<uint64_t>(cta) << 32;
+  const uint64_t lanes = mask | static_cast<uint64_t>(tid / WS_WARP) << 32 | static_cast<uint64_t>(sm_id()) << 48;
+  const uint64_t kind = space | (flags & 0xffu) << 8 | (size & 0xffu) << 16 | static_cast<uint64_t>(strided ? 0 : 1) << 24;
+  uint64_t check = (slot + 1) ^ pc ^ base ^ static_cast<uint64_t>(stride) ^ ids ^ lanes ^ kind;
+  if (!strided) check ^= xor_of_lanes(mask, addr);
+  const unsigned active = __popc(mask);
+  uint64_t* header = const_cast<uint64_t*>(&s->seq) + 1;
+  for (unsigned w = rank; w < 7; w += active)  // selects, not an indexed array: no local memory in the patch
+    header[w] = w == 0 ? pc : w == 1 ? base : w == 2 ? static_cast<uint64_t>(stride) : w == 3 ? ids : w == 4 ? lanes
+              : w == 5 ? kind : check;
+  // Every lane's writes happen before the barrier; the leader's system-scope
+  // release fence then orders them all before the sequence number (PTX memory
+  // model: bar.warp.sync orders memory among its threads; fences are cumulative).
   __syncwarp(mask);
   if (lane == leader) {
-    const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    s->pc = pc;
-    s->base = base;
-    s->stride = stride;
-    s->launch = p->launch;
-    s->cta = cta;
-    s->mask = mask;
-    s->warp = static_cast<uint16_t>(tid / WS_WARP);
-    s->sm = static_cast<uint16_t>(sm_id());
-    s->space = space;
-    s->flags = static_cast<uint8_t>(flags);
-    s->size = static_cast<uint8_t>(size);
-    s->form = strided ? 0 : 1;
+#if WS_FENCE == 0
     __threadfence_system();
+#elif WS_FENCE == 1
+    asm volatile("fence.acq_rel.sys;" ::: "memory");
+#endif
     s->seq = slot + 1;
   }
 }
