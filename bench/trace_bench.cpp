@@ -1,6 +1,7 @@
 // Native trace throughput: writing and reading records (records/s, and MB/s
 // of the compressed file), and how compact the file is, for coalesced,
-// strided and random warps.
+// strided and random warps. BM_TraceRead decodes chunks on one thread per
+// core (wall-clock time); BM_TraceRead1Thread on the reading thread only.
 //   build/release/bench/warpscope_bench --benchmark_filter=BM_Trace
 // BM_TraceRoundTrip100M writes and reads back 10^8 records and reports the
 // file size and the process's peak RSS (bounded memory whatever the trace
@@ -141,12 +142,15 @@ void BM_TraceWrite(benchmark::State& state, Shape shape) {
   std::filesystem::remove(path);
 }
 
-void BM_TraceRead(benchmark::State& state, Shape shape) {
+// threads: TraceReadOptions::threads (0: one decoding thread per core, at most 8).
+void read_trace(benchmark::State& state, Shape shape, int threads) {
   const auto path = temp_path("read");
   write_trace(path, shape, kRecords);
   const auto file = std::filesystem::file_size(path);
+  TraceReadOptions options;
+  options.threads = threads;
   for (auto _ : state) {
-    auto src = open_trace(path);
+    auto src = open_trace(path, options);
     WarpAccess r;
     std::uint64_t sum = 0;
     while (src->next(r)) sum += r.addr[31];
@@ -166,10 +170,15 @@ BENCHMARK_CAPTURE(BM_TraceWrite, coalesced, Shape::Coalesced)->Unit(benchmark::k
 BENCHMARK_CAPTURE(BM_TraceWrite, strided, Shape::Strided)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TraceWrite, random, Shape::Random)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TraceWrite, transpose, Shape::Transpose)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_TraceRead, coalesced, Shape::Coalesced)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_TraceRead, strided, Shape::Strided)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_TraceRead, random, Shape::Random)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_TraceRead, transpose, Shape::Transpose)->Unit(benchmark::kMillisecond);
+void BM_TraceRead(benchmark::State& state, Shape shape) { read_trace(state, shape, 0); }
+void BM_TraceRead1Thread(benchmark::State& state, Shape shape) { read_trace(state, shape, 1); }
+
+BENCHMARK_CAPTURE(BM_TraceRead, coalesced, Shape::Coalesced)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_TraceRead, strided, Shape::Strided)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_TraceRead, random, Shape::Random)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_TraceRead, transpose, Shape::Transpose)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_TraceRead1Thread, coalesced, Shape::Coalesced)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TraceRead1Thread, random, Shape::Random)->Unit(benchmark::kMillisecond);
 
 double peak_rss_mb() {
   std::ifstream f("/proc/self/status");

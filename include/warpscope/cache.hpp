@@ -143,7 +143,8 @@ class Cache {
   std::uint64_t flush_dirty();
 
   // Hints the host CPU to fetch the tag-store entries `line` would touch
-  // (callers walking many lines issue these first, then access).
+  // (callers walking many lines issue these first, then access). A hint
+  // only: it never changes the cache's state or results.
   void prefetch(LineAddr line) const;
 
   // Read-only inspection (tests, describe).

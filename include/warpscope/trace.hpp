@@ -114,6 +114,11 @@ struct TraceReadOptions {
   // tracer) up to its last complete block instead of failing; summary() says
   // what was recovered. Always on for paths ending in ".partial".
   bool recover = false;
+  // Native traces: threads that decode chunks (checksum, zstd, records) ahead
+  // of the records returned, 2 x threads chunks in flight; 1 decodes on the
+  // calling thread; 0 picks the number of cores (at most 8). Results and
+  // errors do not depend on it.
+  int threads = 0;
 };
 
 // Opens a trace of either format (detected from the first bytes). Throws TraceError / InputError.

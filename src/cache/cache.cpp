@@ -158,13 +158,30 @@ struct Cache::Impl {
     return l;
   }
 
+  // The way a miss in `set` would take now: a free way, else the LRU/oldest line.
+  std::uint16_t next_victim(std::uint32_t set) const {
+    const cache::SetHeader& h = *order.header(set);
+    return h.first_invalid != cache::kNone ? h.first_invalid : h.tail;
+  }
+
+  // What `line` touches whatever the outcome: scanned sets, the whole set
+  // block; indexed sets, the index slot, the way a miss would take and the
+  // head of the replacement order (the set header names both without a host
+  // cache miss).
   void prefetch(std::uint64_t line) const {
+    const std::uint32_t set = set_of(line);
     if (index.enabled()) {
       index.prefetch(line);
+      const std::uint16_t victim = next_victim(set);
+      __builtin_prefetch(tags_of(set) + victim, 1);
+      __builtin_prefetch(slots_of(set) + victim, 1);
+      const std::uint16_t head = order.header(set)->head;
+      if (head != cache::kNone) __builtin_prefetch(slots_of(set) + head, 1);
       return;
     }
-    const std::byte* p = store.data() + set_of(line) * stride;
-    for (std::size_t off = 0; off < stride; off += 64) __builtin_prefetch(p + off, 1);
+    const auto first = reinterpret_cast<std::uintptr_t>(store.data() + set * stride) & ~std::uintptr_t{63};
+    const auto last = reinterpret_cast<std::uintptr_t>(store.data() + set * stride + stride - 1);
+    for (std::uintptr_t a = first; a <= last; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
   }
 
   std::uint64_t next_random() {

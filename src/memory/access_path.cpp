@@ -140,7 +140,10 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
       for (std::uint32_t i = 0; i < lines.count; ++i) {
         const std::uint64_t key = local ? local_key(rec, lines.lines[i].line) : lines.lines[i].line;
         l1c->prefetch(LineAddr{key});
-        if (!l2.empty()) l2.front().prefetch(LineAddr{key});
+        if (!l2.empty()) {
+          l2.front().prefetch(LineAddr{key});
+          if (h.l2_fill_sectors > 1) prefetch_promoted(key, lines.lines[i].sectors);
+        }
       }
     }
     for (std::uint32_t i = 0; i < lines.count; ++i) {

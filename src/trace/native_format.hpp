@@ -34,6 +34,10 @@ inline constexpr std::uint32_t kMaxOptionalBlockBytes = 64u << 20;
 inline constexpr std::uint32_t kMaxStringBytes = 1u << 20;
 inline constexpr std::uint32_t kChunkCountsBytes = 8;  // u32 record count | u32 uncompressed size
 inline constexpr std::uint32_t kFooterBytes = 24;       // u64 records | u64 kernels | u64 chunks
+// Chunks of at most this many records are decoded whole, off the reader's
+// thread (chunk_decoder.hpp); larger ones record by record as they are read,
+// so a reader's memory stays bounded by the 64 MiB chunk limit.
+inline constexpr std::uint32_t kMaxDecodedChunkRecords = 1u << 16;
 std::uint32_t max_chunk_body_bytes();                   // counts + ZSTD_compressBound(kMaxChunkBytes)
 
 // Record tag bits (one byte starts every record).

@@ -1,22 +1,20 @@
 // Reads the native format one block at a time: a kernel block is decoded
-// whole, a chunk is checked (checksum, sizes), decompressed into one reused
-// buffer and its records decoded on demand. Memory stays bounded by the
-// largest chunk, whatever the trace size.
+// whole; a chunk is handed to decode_chunk() (checksum, sizes, zstd, records;
+// chunk_decoder.hpp), on worker threads a few chunks ahead of the records
+// returned, or on this thread when threads == 1. Memory stays bounded by a
+// fixed number of chunks in flight, whatever the trace size.
 #include <fmt/format.h>
-#include <zstd.h>
 
 #include <algorithm>
+#include <deque>
 #include <vector>
 
+#include "trace/chunk_decoder.hpp"
 #include "trace/native_format.hpp"
 #include "trace/trace_impl.hpp"
 
 namespace warpscope::trace {
 namespace {
-
-struct DCtxFree {
-  void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
-};
 
 const char* block_name(std::uint8_t type) {
   switch (static_cast<BlockType>(type)) {
@@ -36,26 +34,39 @@ std::string hex_bytes(const std::uint8_t* p, std::size_t n) {
 class NativeReader final : public TraceSource {
  public:
   NativeReader(std::unique_ptr<ByteInput> in, const TraceReadOptions& options)
-      : in_(std::move(in)), recover_(options.recover), dctx_(ZSTD_createDCtx()) {
-    if (!dctx_) throw Error("cannot create a zstd decompression context");
+      : in_(std::move(in)), recover_(options.recover),
+        threads_(options.threads > 0 ? static_cast<unsigned>(options.threads) : default_decode_threads()) {
     read_file_header();
   }
+  ~NativeReader() override { workers_.reset(); }  // before the jobs they may be decoding
+  NativeReader(const NativeReader&) = delete;
+  NativeReader& operator=(const NativeReader&) = delete;
 
   bool next(WarpAccess& rec) override {
-    while (left_ == 0) {
-      if (!read_block()) return false;
+    for (;;) {
+      if (cur_ != nullptr) {
+        if (streaming_) {
+          if (pos_ < cur_->count) {
+            decode_streamed(rec);
+            return true;
+          }
+        } else if (pos_ < cur_->good) {
+          rec = cur_->records[pos_++];
+          ++summary_.records;
+          return true;
+        } else if (!cur_->record_error.empty()) {
+          fail(cur_->at, cur_->record_error);
+        }
+        free_.push_back(std::move(cur_));
+      }
+      if (!next_chunk()) {
+        show_kernels(kernels_.size());  // kernel blocks after the last chunk
+        return false;
+      }
     }
-    if (!decoder_.decode(rec))
-      fail(chunk_at_, fmt::format("bad record {} of {} in chunk at byte {}: {}", chunk_count_ - left_ + 1,
-                                  chunk_count_, chunk_at_, decoder_.error()));
-    ++summary_.records;
-    if (--left_ == 0 && !decoder_.at_end())
-      fail(chunk_at_, fmt::format("chunk at byte {}: {} bytes left after its {} records", chunk_at_,
-                                  chunk_size_ - decoder_.consumed(), chunk_count_));
-    return true;
   }
 
-  const std::vector<KernelInfo>& kernels() const override { return kernels_; }
+  const std::vector<KernelInfo>& kernels() const override { return visible_; }
   std::uint64_t bytes_read() const override { return in_->offset(); }
   std::uint64_t file_size() const override { return in_->size(); }
   TraceSummary summary() const override { return summary_; }
@@ -126,14 +137,34 @@ class NativeReader final : public TraceSource {
         fail(at, fmt::format("{} at byte {} declares {} bytes (the limit is {})", block_name(type), at, size, limit));
       if (type == static_cast<std::uint8_t>(BlockType::Footer) && size != kFooterBytes)
         fail(at, fmt::format("footer at byte {} declares {} bytes (a footer is {})", at, size, kFooterBytes));
-      if (!read_body(at, type, size)) return false;
+      if (type == static_cast<std::uint8_t>(BlockType::Chunk)) {
+        std::unique_ptr<ChunkJob> job = take_job();
+        if (!read_body(job->body, at, type, size)) return false;
+        job->at = at;
+        std::copy(h, h + sizeof h, job->header);
+        job->size = size;
+        job->kernel_count = static_cast<std::uint32_t>(kernels_.size());
+        job->file = &in_->name();
+        // Counted as declared (the footer check); a bad chunk fails before the footer is reached.
+        if (size >= kChunkCountsBytes) chunks_records_ += load_u32(job->body.data());
+        ++chunks_;
+        if (workers_ != nullptr) {
+          workers_->submit(job.get());
+        } else {
+          decode_chunk(*job);
+          job->done = true;
+        }
+        ahead_.push_back(Ahead{std::move(job), nullptr});
+        return true;
+      }
+      if (!read_body(block_, at, type, size)) return false;
       const std::uint64_t sum = fnv1a(block_.data(), size, fnv1a(h, 8));
       if (sum != load_u64(h + 8))
         fail(at, fmt::format("checksum mismatch in {} at byte {}: stored {:#018x}, computed {:#018x} (the file is "
                              "corrupted)", block_name(type), at, load_u64(h + 8), sum));
       switch (static_cast<BlockType>(type)) {
         case BlockType::Kernel: add_kernel(at, size); break;
-        case BlockType::Chunk: start_chunk(at, size); return true;
+        case BlockType::Chunk: break;  // handled above
         case BlockType::Footer: finish(at); return false;
       }
     }
@@ -141,12 +172,12 @@ class NativeReader final : public TraceSource {
 
   // Reads a block body into block_, growing it only as data arrives, so a
   // corrupted size cannot make it allocate more than the file holds.
-  bool read_body(std::uint64_t at, std::uint8_t type, std::uint32_t size) {
+  bool read_body(std::vector<std::uint8_t>& body, std::uint64_t at, std::uint8_t type, std::uint32_t size) {
     std::size_t got = 0;
     while (got < size) {
       const std::size_t step = std::min<std::size_t>(size - got, std::size_t{1} << 20);
-      if (block_.size() < got + step) block_.resize(got + step);
-      const std::size_t n = in_->read(block_.data() + got, step);
+      if (body.size() < got + step) body.resize(got + step);
+      const std::size_t n = in_->read(body.data() + got, step);
       got += n;
       if (n < step) break;
     }
@@ -169,40 +200,68 @@ class NativeReader final : public TraceSource {
     kernels_.push_back(std::move(k));
   }
 
-  void start_chunk(std::uint64_t at, std::uint32_t size) {
-    if (size < kChunkCountsBytes)
-      fail(at, fmt::format("chunk at byte {} is {} bytes, shorter than its {}-byte counts", at, size,
-                           kChunkCountsBytes));
-    const std::uint32_t count = load_u32(block_.data()), usize = load_u32(block_.data() + 4);
-    const std::uint8_t* packed = block_.data() + kChunkCountsBytes;
-    const std::size_t psize = size - kChunkCountsBytes;
-    if (count == 0) fail(at, fmt::format("chunk at byte {} holds no records", at));
-    if (usize > kMaxChunkBytes)
-      fail(at, fmt::format("chunk at byte {} declares {} uncompressed bytes (the limit is {})", at, usize,
-                           kMaxChunkBytes));
-    if (usize / 2 < count)
-      fail(at, fmt::format("chunk at byte {}: {} records cannot fit in {} bytes", at, count, usize));
-    const unsigned long long content = ZSTD_getFrameContentSize(packed, psize);
-    if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN)
-      fail(at, fmt::format("corrupt chunk at byte {}: its compressed data is not a zstd frame with a content size",
-                           at));
-    if (content != usize)
-      fail(at, fmt::format("corrupt chunk at byte {}: the zstd frame holds {} bytes, the chunk says {}", at, content,
-                           usize));
-    if (ZSTD_findFrameCompressedSize(packed, psize) != psize)
-      fail(at, fmt::format("corrupt chunk at byte {}: the zstd frame does not fill the chunk's {} compressed bytes",
-                           at, psize));
-    if (chunk_.size() < usize) chunk_.resize(usize);
-    const std::size_t n = ZSTD_decompressDCtx(dctx_.get(), chunk_.data(), usize, packed, psize);
-    if (ZSTD_isError(n) || n != usize)
-      fail(at, fmt::format("corrupt chunk at byte {}: zstd: {}", at,
-                           ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short output"));
-    decoder_.start(chunk_.data(), usize, static_cast<std::uint32_t>(kernels_.size()));
-    chunk_at_ = at;
-    chunk_count_ = left_ = count;
-    chunk_size_ = usize;
-    chunks_records_ += count;
-    ++chunks_;
+  std::unique_ptr<ChunkJob> take_job() {
+    if (free_.empty()) return std::make_unique<ChunkJob>();
+    std::unique_ptr<ChunkJob> job = std::move(free_.back());
+    free_.pop_back();
+    return job;
+  }
+
+  // Reads blocks until `2 x threads` chunks are in flight (one without
+  // workers), the file ends or an error occurs; an error is kept in line,
+  // after the chunks before it.
+  void read_ahead() {
+    const std::size_t in_flight = workers_ != nullptr ? 2 * std::size_t{threads_} : 1;
+    while (!ahead_done_ && ahead_.size() < in_flight) {
+      try {
+        if (!read_block()) {
+          ahead_done_ = true;
+          done_ = true;
+        }
+      } catch (...) {
+        ahead_.push_back(Ahead{nullptr, std::current_exception()});
+        ahead_done_ = true;
+      }
+    }
+  }
+
+  // Makes the next chunk in file order current; false at the end.
+  bool next_chunk() {
+    read_ahead();
+    if (ahead_.empty()) return false;
+    Ahead a = std::move(ahead_.front());
+    ahead_.pop_front();
+    if (a.error) std::rethrow_exception(a.error);
+    // Workers start once a second chunk is in sight: small traces and
+    // fuzz inputs never create threads.
+    if (workers_ == nullptr && threads_ > 1 && !ahead_done_) workers_ = std::make_unique<ChunkWorkers>(threads_);
+    if (workers_ != nullptr) {
+      read_ahead();  // keep the workers busy while this chunk is consumed
+      if (!a.job->done) workers_->wait(a.job.get());
+    }
+    if (a.job->error) std::rethrow_exception(a.job->error);
+    cur_ = std::move(a.job);
+    show_kernels(cur_->kernel_count);
+    pos_ = 0;
+    streaming_ = cur_->count > kMaxDecodedChunkRecords;
+    if (streaming_) decoder_.start(cur_->data.data(), cur_->data.size(), cur_->kernel_count);
+    return true;
+  }
+
+  // kernels() shows the kernels declared before the chunk being returned, as
+  // if the file were read no further (blocks are read ahead).
+  void show_kernels(std::size_t n) {
+    while (visible_.size() < n) visible_.push_back(kernels_[visible_.size()]);
+  }
+
+  // A chunk too large to decode whole: one record at a time, here.
+  void decode_streamed(WarpAccess& rec) {
+    const ChunkJob& c = *cur_;
+    if (!decoder_.decode(rec))
+      fail(c.at, bad_record_message(pos_, c.count, c.at, decoder_.error()));
+    ++summary_.records;
+    if (++pos_ == c.count && !decoder_.at_end())
+      fail(c.at, trailing_bytes_message(c.at, c.data.size() - decoder_.consumed(), c.count));
   }
 
   void finish(std::uint64_t at) {
@@ -216,17 +275,26 @@ class NativeReader final : public TraceSource {
     done_ = true;
   }
 
+  struct Ahead {
+    std::unique_ptr<ChunkJob> job;  // a chunk, decoded or being decoded
+    std::exception_ptr error;       // or the error that ends the file here
+  };
+
   std::unique_ptr<ByteInput> in_;
   bool recover_;
-  std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx_;
-  std::vector<KernelInfo> kernels_;
-  std::vector<std::uint8_t> block_;  // the current block body
-  std::vector<std::uint8_t> chunk_;  // the current chunk, decompressed
-  RecordDecoder decoder_;
-  std::uint64_t chunk_at_ = 0;
-  std::uint32_t chunk_count_ = 0, left_ = 0;
-  std::size_t chunk_size_ = 0;
+  unsigned threads_;
+  std::unique_ptr<ChunkWorkers> workers_;  // when threads_ > 1, from the second chunk on
+  std::vector<KernelInfo> kernels_;         // every kernel block read so far
+  std::vector<KernelInfo> visible_;         // kernels(): those before the current chunk
+  std::vector<std::uint8_t> block_;         // the current kernel/footer/optional block body
+  std::deque<Ahead> ahead_;                 // chunks read ahead, in file order
+  std::vector<std::unique_ptr<ChunkJob>> free_;  // finished jobs, their buffers reused
+  std::unique_ptr<ChunkJob> cur_;           // the chunk whose records are being returned
+  std::uint32_t pos_ = 0;                   // its next record
+  bool streaming_ = false;                  // its records are decoded here, one by one
+  RecordDecoder decoder_;                   // (streaming)
   std::uint64_t chunks_records_ = 0, chunks_ = 0;
+  bool ahead_done_ = false;
   bool done_ = false;
   TraceSummary summary_;
 };
