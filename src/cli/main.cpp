@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   cli::Action analyze_action = cli::add_analyze_command(app, global);
   cli::Action gpus_action = cli::add_gpus_command(app, global);
   cli::Action trace_action = cli::add_trace_command(app, global);
+  cli::Action validate_action = cli::add_validate_command(app, global);
 
   try {
     app.parse(argc, argv);
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
     if (cmd == "analyze") return analyze_action();
     if (cmd == "gpus") return gpus_action();
     if (cmd == "trace") return trace_action();
+    if (cmd == "validate") return validate_action();
     return 2;
   } catch (const LaneExprError& e) {
     fmt::print(stderr, "warpscope: error: {}\n{}\n", e.what(), e.caret());
