@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "memory/system_impl.hpp"
+#include "rules/local_layout.hpp"
 #include "warpscope/error.hpp"
 
 namespace warpscope {
@@ -83,7 +84,18 @@ InstructionCounts MemorySystem::access(const WarpAccess& rec, int sm, Counters* 
   if (sm < 0 || sm >= m.h.num_sms)
     throw InputError(fmt::format("SM {} is out of range: the modelled {} has {} SMs (0..{})", sm, m.h.gpu,
                                  m.h.num_sms, m.h.num_sms - 1));
-  const InstructionCounts c = analyze(rec, m.arch, m.cfg.rules);
+  if (rec.space != Space::Local) return access_at_addresses(rec, sm, pc_counters, true);
+  // Local: the word accesses of the interleaved layout, one instruction (rules/local_layout.hpp).
+  InstructionCounts total = access_at_addresses(rules::local_part(rec, 0), sm, pc_counters, true);
+  for (int part = 1; part < rules::local_parts(rec); ++part)
+    rules::add_part(total, access_at_addresses(rules::local_part(rec, part), sm, pc_counters, false));
+  return total;
+}
+
+InstructionCounts MemorySystem::access_at_addresses(const WarpAccess& rec, int sm, Counters* pc_counters,
+                                                    bool counts_instruction) {
+  Impl& m = *impl_;
+  const InstructionCounts c = rules::analyze_at_addresses(rec, m.arch, m.cfg.rules);
   memory::Delta d;
   switch (c.path) {
     case MemoryPath::Shared:
@@ -115,6 +127,7 @@ InstructionCounts MemorySystem::access(const WarpAccess& rec, int sm, Counters* 
       }
       break;
   }
+  if (!counts_instruction) d.l1.instructions = 0;
   memory::apply(m.kernel, d);
   if (pc_counters != nullptr) memory::apply(*pc_counters, d);
   return c;

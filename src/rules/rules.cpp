@@ -2,6 +2,7 @@
 #include "warpscope/rules.hpp"
 
 #include "rules/global_rules.hpp"
+#include "rules/local_layout.hpp"
 
 namespace warpscope {
 
@@ -36,6 +37,14 @@ MemoryPath global_path(const WarpAccess& a, const ArchSpec& arch) {
 }
 
 InstructionCounts analyze(const WarpAccess& a, const ArchSpec& arch, const RulesOptions& options) {
+  if (a.space != Space::Local) return rules::analyze_at_addresses(a, arch, options);
+  InstructionCounts total = rules::analyze_at_addresses(rules::local_part(a, 0), arch, options);
+  for (int part = 1; part < rules::local_parts(a); ++part)
+    rules::add_part(total, rules::analyze_at_addresses(rules::local_part(a, part), arch, options));
+  return total;
+}
+
+InstructionCounts rules::analyze_at_addresses(const WarpAccess& a, const ArchSpec& arch, const RulesOptions& options) {
   InstructionCounts c;
   c.requests = 1;
   c.applies = InstructionCounts::kRequests;

@@ -62,23 +62,55 @@ TEST(Fermi, StoreInvalidatesL1Line) {
   EXPECT_EQ(m->kernel_counters().l2_read_sector_hits, 4u);
 }
 
+// A spill: every thread of the warp at the same per-thread local offset, which
+// the interleaved layout turns into one 128 B line (rules/local_layout.hpp).
+WarpAccess spill(std::uint64_t offset, Op op) {
+  WarpAccess a = line_access(0, op, CacheOp::Default, Space::Local);
+  a.addr.fill(offset);
+  return a;
+}
+
 // Local memory on 2.x is cached in L1 and written back (Micikevicius 2011): a
 // spill and its fill stay in the SM.
 TEST(Fermi, LocalSpillAndFillStayInL1) {
   auto m = memory("sm_20");
-  m->access(line_access(0x100, Op::Store, CacheOp::Default, Space::Local), 0);
-  m->access(line_access(0x100, Op::Load, CacheOp::Default, Space::Local), 0);
+  m->access(spill(0x100, Op::Store), 0);
+  m->access(spill(0x100, Op::Load), 0);
   const Counters& k = m->kernel_counters();
   EXPECT_EQ(k.local_st.sector_hits, 0u);  // cold
   EXPECT_EQ(k.local_ld.sector_hits, 4u);  // the whole line was written: no fetch
   EXPECT_EQ(k.l2_write_sectors, 0u);      // not evicted, not written back
   EXPECT_EQ(k.l2_read_sectors, 0u);
   // The same local offset of another warp is another thread's memory.
-  WarpAccess other = line_access(0x100, Op::Load, CacheOp::Default, Space::Local);
+  WarpAccess other = spill(0x100, Op::Load);
   other.warp = 1;
   m->access(other, 0);
   EXPECT_EQ(m->kernel_counters().local_ld.sector_hits, 4u);
   EXPECT_EQ(m->kernel_counters().l2_read_sectors, 4u);
+}
+
+// Local memory interleaves the threads of a warp word by word (CUDA C++
+// Programming Guide, "Local Memory"); measured on the H100 (validation/h100/suite,
+// const_local): a 16-byte local store of 32 lanes is 4 requests and 16 sectors,
+// a 4-byte one 1 request and 4 sectors.
+TEST(Volta, LocalAccessesAreInterleavedWordByWord) {
+  auto m = memory("sm_90");
+  WarpAccess wide = spill(0x40, Op::Store);
+  wide.size = 16;
+  m->access(wide, 0);
+  EXPECT_EQ(m->kernel_counters().local_st.instructions, 1u);
+  EXPECT_EQ(m->kernel_counters().local_st.requests, 4u);
+  EXPECT_EQ(m->kernel_counters().local_st.sectors, 16u);
+  m->access(spill(0x40, Op::Load), 0);  // the first word of the same float4: one line, in L1
+  EXPECT_EQ(m->kernel_counters().local_ld.requests, 1u);
+  EXPECT_EQ(m->kernel_counters().local_ld.sectors, 4u);
+  EXPECT_EQ(m->kernel_counters().local_ld.sector_hits, 4u);
+  // Lanes at different per-thread offsets (a run-time index): word o/4 of lane l
+  // is at (o/4 * 32 + l) * 4, so offsets 4*l put every lane in its own line.
+  WarpAccess indexed = line_access(0, Op::Load, CacheOp::Default, Space::Local);
+  for (unsigned l = 0; l < 32; ++l) indexed.addr[l] = 4u * l;
+  m->access(indexed, 0);
+  EXPECT_EQ(m->kernel_counters().local_ld.sectors, 4u + 32u);
 }
 
 // seed000 G.4.2: on 3.x global loads are cached in L2 only, unless -dlcm=ca (.ca).
@@ -97,8 +129,8 @@ TEST(Kepler, DefaultLoadsDoNotAllocateInL1) {
   EXPECT_EQ(ca->kernel_counters().global_ld.sector_hits, 4u);  // opt-in: the second load hits
 
   auto local = memory("sm_35");  // the L1 caches local memory
-  local->access(line_access(0x80, Op::Load, CacheOp::Default, Space::Local), 0);
-  local->access(line_access(0x80, Op::Load, CacheOp::Default, Space::Local), 0);
+  local->access(spill(0x80, Op::Load), 0);
+  local->access(spill(0x80, Op::Load), 0);
   EXPECT_EQ(local->kernel_counters().local_ld.sector_hits, 4u);
 }
 
