@@ -128,7 +128,10 @@ std::atomic<unsigned long long> g_traced_launches{0};
 std::atomic<unsigned long long> g_records_sent{0};
 
 void pack(const WsSlot& s, std::string& out) {
-  PackedRecordHead h{s.launch, s.cta, s.pc, s.mask, s.warp, s.sm, s.space, s.flags, s.size, s.form};
+  PackedRecordHead h;
+  std::memset(&h, 0, sizeof h);  // the 4 padding bytes travel too: keep the stream deterministic
+  h.launch = s.launch, h.cta = s.cta, h.pc = s.pc, h.mask = s.mask, h.warp = s.warp, h.sm = s.sm;
+  h.space = s.space, h.flags = s.flags, h.size = s.size, h.form = s.form;
   out.append(reinterpret_cast<const char*>(&h), sizeof h);
   if (s.form == 0) {
     out.append(reinterpret_cast<const char*>(&s.base), 8);
