@@ -113,6 +113,14 @@ pid_t launch(const TraceArgs& a, const fs::path& library, int write_fd) {
   ::_exit(127);
 }
 
+// A finished launch whose records do not add up: the GPU's own count of its
+// warp instructions against the records that arrived (--max-records aside).
+bool records_lost(const tracer::LaunchStats& l, const TraceArgs& a) {
+  if (!l.traced || !l.ended) return false;
+  if (l.received != l.written) return true;
+  return a.max_records == 0 && l.written != l.executed;
+}
+
 void print_summary(const tracer::TraceSession& session, const TraceArgs& a) {
   std::size_t traced = 0;
   for (const auto& l : session.launches()) traced += l.traced;
@@ -128,6 +136,9 @@ void print_summary(const tracer::TraceSession& session, const TraceArgs& a) {
     }
     std::string status = !l.ended      ? "INCOMPLETE: the application ended before the kernel was drained"
                          : !l.complete ? "INCOMPLETE"
+                         : records_lost(l, a)
+                             ? fmt::format("RECORDS LOST: the GPU executed {} warp instructions, {} records arrived",
+                                           l.executed, l.received)
                          : l.written < l.executed
                              ? fmt::format("truncated by --max-records ({} of {} written)", l.written, l.executed)
                              : "complete";
@@ -216,8 +227,10 @@ int run_trace(const TraceArgs& a) {
   const std::string app = fs::path(a.command.front()).filename().string();
   fmt::print(stderr, "warpscope trace: {} {}\n", app, describe_status(status));
   std::uint64_t lost = 0;
-  for (const auto& l : session.launches())
-    if (l.traced && l.ended && l.received != l.written) ++lost;
+  for (const auto& l : session.launches()) lost += records_lost(l, a);
+  if (lost)
+    fmt::print(stderr, "warpscope trace: error: records of {} launch{} were lost (a tracer bug: please report it)\n",
+               lost, lost == 1 ? "" : "es");
   if (exit_code_of(status) != 0) return exit_code_of(status);
   return lost ? 1 : 0;
 }

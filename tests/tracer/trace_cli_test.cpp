@@ -80,6 +80,21 @@ TEST_F(TraceCli, ACrashingApplicationLeavesAValidTraceAndItsStatus) {
   EXPECT_FALSE(fs::exists(trace.string() + ".partial"));
 }
 
+TEST_F(TraceCli, RecordsMissingAgainstTheGpusCountAreAnError) {
+  StreamBuilder b;  // the GPU counted 9 warp instructions, 6 records arrived
+  b.hello().device().module(0x10, "x").launch(0, 0x10, 0x1000, "_Z4copyPKfPf");
+  b.records(std::vector<StreamBuilder::Rec>(6)).launch_end(0, 9, 6).bye(6);
+  std::ofstream(stream, std::ios::binary | std::ios::trunc) << b.bytes;
+  auto r = run_cli(base() + app("cat"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("RECORDS LOST: the GPU executed 9 warp instructions, 6 records arrived"), std::string::npos)
+      << r.err;
+  // With --max-records the same numbers are a truncation, not a loss.
+  r = run_cli(base() + "--max-records 6 " + app("cat"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("truncated by --max-records (6 of 9 written)"), std::string::npos) << r.err;
+}
+
 TEST_F(TraceCli, TheApplicationsExitStatusIsReported) {
   const auto r = run_cli(base() + app("cat", "; exit 3"));
   EXPECT_EQ(r.exit_code, 3) << r.err;
