@@ -20,29 +20,8 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                                          \
-    do {                                                                                               \
-        cudaError_t e_ = (x);                                                                          \
-        if (e_ != cudaSuccess) {                                                                       \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));     \
-            std::exit(1);                                                                              \
-        }                                                                                              \
-    } while (0)
+#include "suite_common.cuh"
 
-static cudaEvent_t g_e0, g_e1;
-
-template <class K, class... A>
-static void run(const char* name, K kernel, int grid, int block, A... args)
-{
-    CK(cudaEventRecord(g_e0));
-    kernel<<<grid, block>>>(args...);
-    CK(cudaGetLastError());
-    CK(cudaEventRecord(g_e1));
-    CK(cudaEventSynchronize(g_e1));
-    float ms = 0.f;
-    CK(cudaEventElapsedTime(&ms, g_e0, g_e1));
-    std::printf("kernel %s ms=%.4f\n", name, ms);
-}
 #define RUN(K, ...) run(#K, K, kGrid, kBlock, __VA_ARGS__)
 
 static constexpr int kBlock = 256;
