@@ -7,9 +7,9 @@
 // +0x300 __ldca; and out[i + 32k] stores: +0x80 __stcs, +0x100 __stcg, +0x180 __stwt.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <sstream>
 
+#include "trace/trace_test_util.hpp"
 #include "tracer/sass_listing.hpp"
 #include "warpscope/error.hpp"
 
@@ -17,10 +17,7 @@ namespace warpscope::tracer {
 namespace {
 
 std::string read_data(const std::string& name) {
-  std::ifstream f(std::string(WARPSCOPE_SOURCE_DIR "/tests/tracer/data/") + name);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
+  return test::read_bytes(std::string(WARPSCOPE_SOURCE_DIR "/tests/tracer/data/") + name);
 }
 
 constexpr const char* kKernel = "_Z8cacheopsPKfPfPK6float4PdPi";

@@ -4,9 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "trace/trace_test_util.hpp"
 #include "tracer/stream_builder.hpp"
 #include "tracer/trace_session.hpp"
 #include "warpscope/error.hpp"
@@ -19,10 +18,7 @@ using test::StreamBuilder;
 namespace fs = std::filesystem;
 
 std::string read_data(const std::string& name) {
-  std::ifstream f(std::string(WARPSCOPE_SOURCE_DIR "/tests/tracer/data/") + name, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
+  return test::read_bytes(std::string(WARPSCOPE_SOURCE_DIR "/tests/tracer/data/") + name);
 }
 
 class CommittedListing final : public Disassembler {
@@ -47,19 +43,9 @@ class NoTools final : public Disassembler {
 constexpr const char* kKernel = "_Z8cacheopsPKfPfPK6float4PdPi";
 constexpr std::uint64_t kModule = 0xabc0, kFunctionPc = 0x7f0000;
 
-struct Traced {
-  std::vector<KernelInfo> kernels;
-  std::vector<WarpAccess> records;
-};
+using Traced = test::TraceContent;
 
-Traced read_back(const fs::path& p) {
-  auto src = open_trace(p);
-  Traced t;
-  WarpAccess r;
-  while (src->next(r)) t.records.push_back(r);
-  t.kernels = src->kernels();
-  return t;
-}
+Traced read_back(const fs::path& p) { return test::read_all(*open_trace(p)); }
 
 class TraceSessionTest : public ::testing::Test {
  protected:
