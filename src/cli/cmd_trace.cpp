@@ -3,7 +3,7 @@
 // the Compute Sanitizer injection library (src/tracer/inject/) and writes the
 // warp records it sends to a native trace (docs/TRACER.md).
 //
-// This process owns the trace file: the application only writes to a pipe,
+// This process owns the trace file: the application only writes to a socket,
 // so a crash or early exit of the application still leaves a closed, valid
 // trace of what completed.
 #include <fcntl.h>
@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -87,7 +86,7 @@ void forward_signal(int sig) {
   if (child_pid > 0) ::kill(child_pid, sig);
 }
 
-// Starts the application with the injection library and the pipe's write end.
+// Starts the application with the injection library and its end of the socket.
 pid_t launch(const TraceArgs& a, const fs::path& library, int write_fd) {
   const fs::path patches = library.parent_path() / "warpscope_patches.fatbin";
   const pid_t pid = ::fork();

@@ -6,10 +6,10 @@
 // (src/tracer/protocol.hpp). Decoding and file writing happen over there.
 //
 // Sanitizer API rules followed here (Compute Sanitizer API guide): one
-// subscriber; no CUDA runtime/driver calls that touch streams in callbacks
-// (only the sanitizer memory/stream API); stream synchronisation is allowed in
-// launch callbacks.
-#include <cxxabi.h>
+// subscriber; in callbacks only the sanitizer memory/stream API touches
+// streams, except the tracer's private copy stream, created at context
+// creation as the guide's samples do; copies and stream synchronisation are
+// allowed in launch callbacks.
 #include <dlfcn.h>
 #include <sanitizer.h>
 #include <fcntl.h>
@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "inject/ring.h"
+#include "tracer/demangle.hpp"
 #include "tracer/protocol.hpp"
 
 namespace {
@@ -86,13 +87,11 @@ SanitizerResult check(SanitizerResult r, const char* what) {
   return r;
 }
 
-std::string demangled(const char* name) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  if (status != 0 || !d) return name;
-  std::string out(d);
-  std::free(d);
-  return out;
+// An entry point of the CUDA driver the application already loaded (nullptr if none).
+template <class F>
+F cuda_symbol(const char* name) {
+  static void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  return lib ? reinterpret_cast<F>(dlsym(lib, name)) : nullptr;
 }
 
 // ---- per-context state: the ring, its drain, launch parameters ----
@@ -241,9 +240,8 @@ void finish_launch(Context* c, const PendingLaunch& p, bool complete_launch) {
 void send_device(CUdevice device) {
   using GetName = CUresult (*)(char*, int, CUdevice);
   using GetAttr = CUresult (*)(int*, CUdevice_attribute, CUdevice);
-  static void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  auto get_name = lib ? reinterpret_cast<GetName>(dlsym(lib, "cuDeviceGetName")) : nullptr;
-  auto get_attr = lib ? reinterpret_cast<GetAttr>(dlsym(lib, "cuDeviceGetAttribute")) : nullptr;
+  auto get_name = cuda_symbol<GetName>("cuDeviceGetName");
+  auto get_attr = cuda_symbol<GetAttr>("cuDeviceGetAttribute");
   char name[256] = "";
   int major = 0, minor = 0, sms = 0;
   if (get_name) get_name(name, sizeof name, device);
@@ -289,8 +287,7 @@ Context* create_context(CUcontext ctx) {
   c->params = static_cast<WsLaunchParams*>(p);
   c->host_params.resize(WS_PARAM_SLOTS);
   using StreamCreate = CUresult (*)(CUstream*, unsigned);
-  static void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  auto stream_create = lib ? reinterpret_cast<StreamCreate>(dlsym(lib, "cuStreamCreate")) : nullptr;
+  auto stream_create = cuda_symbol<StreamCreate>("cuStreamCreate");
   CUstream stream = nullptr;
   if (stream_create && stream_create(&stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS)
     check(sanitizerGetStreamHandle(ctx, stream, &c->copy_stream), "sanitizerGetStreamHandle");
@@ -348,7 +345,7 @@ void on_launch_begin(const Sanitizer_LaunchData* ld, bool graph_node) {
   Context* c = context_for(ld->context);
   if (!c->ready) return;
   const std::uint32_t launch = g_next_launch++;
-  const std::string name = demangled(ld->functionName);
+  const std::string name = demangle(ld->functionName);
   const bool traced = selected(name);
   if (traced) ++g_traced_launches;
   std::uint64_t pc = 0, size = 0;

@@ -8,10 +8,6 @@
 
 #include "ring.h"
 
-#ifndef WS_FENCE
-#define WS_FENCE 0  // 0: fence.sc.sys, 1: fence.acq_rel.sys, 2: none (measurement only)
-#endif
-
 namespace {
 
 __device__ __forceinline__ unsigned lane_id() {
@@ -89,11 +85,7 @@ __device__ __forceinline__ void record(void* userdata, uint64_t pc, uint64_t add
   // model: bar.warp.sync orders memory among its threads; fences are cumulative).
   __syncwarp(mask);
   if (lane == leader) {
-#if WS_FENCE == 0
     __threadfence_system();
-#elif WS_FENCE == 1
-    asm volatile("fence.acq_rel.sys;" ::: "memory");
-#endif
     s->seq = slot + 1;
   }
 }

@@ -1,5 +1,5 @@
 // The GPU tracer's wire format: what the injection library inside the traced
-// application sends to `warpscope trace` over a pipe (docs/TRACER.md).
+// application sends to `warpscope trace` over a socket (docs/TRACER.md).
 //
 // The injection library stays small (no zstd, no trace writer): it forwards
 // the cubins it sees, launch metadata and the warp records the GPU assembled.
@@ -44,7 +44,7 @@ inline constexpr std::uint8_t kFlagRead = 0x1, kFlagWrite = 0x2, kFlagAtomSys = 
 // in lane order (rank = index among active lanes), or one u64 per active lane.
 enum class AddressForm : std::uint8_t { Strided = 0, PerLane = 1 };
 
-// A packed record as it travels on the pipe (fixed part; then the addresses).
+// A packed record as it travels on the socket (fixed part; then the addresses).
 struct PackedRecordHead {
   std::uint32_t launch;  // launch id assigned by the injection library
   std::uint32_t cta;     // linear CTA id

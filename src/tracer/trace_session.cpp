@@ -1,10 +1,8 @@
 #include "tracer/trace_session.hpp"
 
-#include <cxxabi.h>
 #include <fmt/format.h>
 
 #include <bit>
-#include <cstdlib>
 #include <cstring>
 
 #include "warpscope/error.hpp"
@@ -58,15 +56,6 @@ Op op_from_flags(std::uint8_t flags) {
 }
 
 }  // namespace
-
-std::string demangle(const std::string& mangled) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || d == nullptr) return mangled;
-  std::string out(d);
-  std::free(d);
-  return out;
-}
 
 TraceSession::TraceSession(TraceSink& sink, Disassembler& disassembler, Warn warn)
     : sink_(sink), disassembler_(disassembler), warn_(std::move(warn)) {}

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tracer/demangle.hpp"
 #include "tracer/protocol.hpp"
 #include "tracer/sass_listing.hpp"
 #include "warpscope/trace.hpp"
@@ -46,9 +47,9 @@ class TraceSession {
   using Warn = std::function<void(const std::string&)>;
   TraceSession(TraceSink& sink, Disassembler& disassembler, Warn warn);
 
-  // Bytes from the pipe, split anywhere. Throws InputError on a malformed stream.
+  // Bytes from the socket, split anywhere. Throws InputError on a malformed stream.
   void feed(const char* data, std::size_t size);
-  // The pipe closed. Returns false when it closed in the middle of a message
+  // The socket closed. Returns false when it closed in the middle of a message
   // (the application died while writing); what came before is kept.
   bool finish();
 
@@ -93,8 +94,5 @@ class TraceSession {
   std::uint32_t pid_ = 0;
   bool hello_ = false, bye_ = false;
 };
-
-// Itanium demangling of a kernel name; the input when it is not mangled.
-std::string demangle(const std::string& mangled);
 
 }  // namespace warpscope::tracer
