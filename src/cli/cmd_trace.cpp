@@ -8,7 +8,9 @@
 // trace of what completed.
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +23,7 @@
 #include <regex>
 
 #include "cli/cli.hpp"
+#include "tracer/shm_channel.hpp"
 #include "tracer/trace_session.hpp"
 #include "warpscope/error.hpp"
 #include "warpscope/trace.hpp"
@@ -36,7 +39,8 @@ struct TraceArgs {
   std::uint64_t launches = 0;     // 0: all
   std::uint64_t max_records = 0;  // 0: no limit
   std::uint64_t sample_ctas = 0;  // 0: every CTA
-  std::uint64_t ring_records = 1u << 20;
+  std::uint64_t ring_records = 1u << 22;  // 64-byte slots: 256 MB of GPU memory
+  std::uint64_t buffer_mb = 256;  // the shared-memory channel; 0: the socket alone
   std::string injection_library;  // default: next to this executable
   bool quiet = false;
   std::vector<std::string> command;
@@ -87,7 +91,7 @@ void forward_signal(int sig) {
 }
 
 // Starts the application with the injection library and its end of the socket.
-pid_t launch(const TraceArgs& a, const fs::path& library, int write_fd) {
+pid_t launch(const TraceArgs& a, const fs::path& library, int write_fd, int shm_fd) {
   const fs::path patches = library.parent_path() / "warpscope_patches.fatbin";
   const pid_t pid = ::fork();
   if (pid < 0) throw Error(fmt::format("cannot start {}: {}", a.command.front(), std::strerror(errno)));
@@ -96,6 +100,7 @@ pid_t launch(const TraceArgs& a, const fs::path& library, int write_fd) {
   ::setenv("CUDA_INJECTION64_PATH", library.c_str(), 1);
   ::setenv("WARPSCOPE_TRACE_FD", std::to_string(write_fd).c_str(), 1);
   ::setenv("WARPSCOPE_TRACE_PID", std::to_string(::getpid()).c_str(), 1);
+  if (shm_fd >= 0) ::setenv("WARPSCOPE_TRACE_SHM_FD", std::to_string(shm_fd).c_str(), 1);
   ::setenv("WARPSCOPE_PATCHES", patches.c_str(), 0);  // a set WARPSCOPE_PATCHES wins (patch experiments)
   ::setenv("WARPSCOPE_KERNEL", a.kernel.c_str(), 1);
   ::setenv("WARPSCOPE_LAUNCHES", std::to_string(a.launches).c_str(), 1);
@@ -157,8 +162,10 @@ int run_trace(const TraceArgs& a) {
       throw InputError(fmt::format("--kernel '{}': not a valid regular expression ({})", a.kernel, e.what()));
     }
   }
-  if (a.ring_records < 1024 || !std::has_single_bit(a.ring_records) || a.ring_records > (1u << 24))
-    throw InputError(fmt::format("--ring-records {}: must be a power of two from 1024 to 16777216", a.ring_records));
+  if (a.buffer_mb != 0 && (!std::has_single_bit(a.buffer_mb) || a.buffer_mb > 16384))
+    throw InputError(fmt::format("--buffer-mb {}: must be 0 or a power of two up to 16384", a.buffer_mb));
+  if (a.ring_records < 1024 || !std::has_single_bit(a.ring_records) || a.ring_records > (1u << 26))
+    throw InputError(fmt::format("--ring-records {}: must be a power of two from 1024 to 67108864", a.ring_records));
   const fs::path library = find_injection_library(a);
 
   TraceWriteOptions options;
@@ -185,23 +192,57 @@ int run_trace(const TraceArgs& a) {
   forward.sa_handler = forward_signal;
   ::sigaction(SIGINT, &ignore, &old_int);  // Ctrl-C reaches the application; we finish the trace
   ::sigaction(SIGTERM, &forward, &old_term);
-  child_pid = launch(a, library, child_fd);
+  // The shared-memory channel (tracer/shm_channel.hpp); without one the
+  // application sends down the socket.
+  tracer::ShmChannel channel;
+  int shm_fd = -1;
+  if (a.buffer_mb != 0) {
+    const int fd = ::memfd_create("warpscope-trace", 0);
+    if (fd >= 0 && channel.create(fd, a.buffer_mb << 20)) shm_fd = ::fcntl(fd, F_DUPFD, 3);
+    if (fd >= 0) ::close(fd);
+    if (shm_fd < 0)
+      fmt::print(stderr, "warpscope trace: warning: no shared-memory channel ({}): records go through the socket, "
+                         "and the application waits for this process to write them\n",
+                 std::strerror(errno));
+  }
+  child_pid = launch(a, library, child_fd, shm_fd);
   ::close(fds[1]);
   ::close(child_fd);
+  if (shm_fd >= 0) ::close(shm_fd);  // the mapping stays
 
+  // One stream arrives, on the channel or on the socket; bytes on both mean
+  // a confused sender.
   std::string error;
+  enum class Source { None, Socket, Channel } source = Source::None;
+  const auto feed = [&](Source from, const char* data, std::size_t size) {
+    if (source == Source::None) source = from;
+    if (source != from)
+      throw InputError("tracer stream: bytes arrived on both the shared-memory channel and the socket");
+    session.feed(data, size);
+  };
+  const auto drain_channel = [&] {
+    if (!channel.mapped()) return false;
+    return channel.read_all([&](const char* data, std::size_t size) { feed(Source::Channel, data, size); }) != 0;
+  };
   std::vector<char> buffer(1 << 20);
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    try {
-      session.feed(buffer.data(), static_cast<std::size_t>(n));
-    } catch (const InputError& e) {
-      error = e.what();
-      ::kill(child_pid, SIGKILL);
-      break;
+  try {
+    for (;;) {
+      const bool got = drain_channel();
+      pollfd p{fds[0], POLLIN, 0};
+      const int ready = ::poll(&p, 1, got ? 0 : 1);
+      if (ready < 0 && errno != EINTR) break;
+      if (ready <= 0) continue;
+      const ssize_t n = ::read(fds[0], buffer.data(), buffer.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {  // the application has gone: what it put in the channel is still there
+        drain_channel();
+        break;
+      }
+      feed(Source::Socket, buffer.data(), static_cast<std::size_t>(n));
     }
+  } catch (const InputError& e) {
+    error = e.what();
+    ::kill(child_pid, SIGKILL);
   }
   ::close(fds[0]);
   int status = 0;
@@ -249,7 +290,12 @@ Action add_trace_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("--sample-ctas", args->sample_ctas,
                   "record only about K CTAs per launch, evenly spaced (0: every CTA)");
   cmd->add_option("--ring-records", args->ring_records,
-                  "records in the host ring the GPU writes to (power of two)")
+                  "64-byte slots of the device-memory ring the GPU writes records to (power of two; a record takes 1, or 5 "
+                  "when its lanes are not evenly strided)")
+      ->capture_default_str();
+  cmd->add_option("--buffer-mb", args->buffer_mb,
+                  "MiB of shared memory between the application and warpscope (power of two; 0: send through a "
+                  "socket, slower)")
       ->capture_default_str();
   cmd->add_option("--injection-library", args->injection_library, "the tracer's injection library (default: the "
                                                                   "one built next to warpscope)");

@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 #include <sanitizer.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <generated_cuda_meta.h>
 #include <generated_cuda_runtime_api_meta.h>
 #include <sys/socket.h>
@@ -33,6 +34,7 @@
 #include "inject/ring.h"
 #include "tracer/demangle.hpp"
 #include "tracer/protocol.hpp"
+#include "tracer/shm_channel.hpp"
 
 namespace {
 
@@ -42,13 +44,14 @@ struct Options {
   int fd = -1;
   std::string patches;
   std::string kernel;  // regex ("" = all)
-  unsigned long long launches = 0, max_records = 0, sample_ctas = 0, ring_records = 1u << 20;
+  unsigned long long launches = 0, max_records = 0, sample_ctas = 0, ring_records = 1u << 22;
   bool debug = false;
 };
 
 Options g_opt;
 bool g_enabled = false;
 std::mutex g_send_mutex;
+ShmChannel g_channel;  // mapped when warpscope passed WARPSCOPE_TRACE_SHM_FD
 Sanitizer_SubscriberHandle g_subscriber;
 thread_local std::uint32_t t_dynamic_shared = 0;  // from the launch API call in progress
 
@@ -57,18 +60,38 @@ unsigned long long env_u64(const char* name, unsigned long long fallback) {
   return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
+// The peer of the socket has gone (warpscope ended): stop tracing, let the application run on.
+bool peer_gone(int fd) {
+  pollfd p{fd, 0, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+void stop_sending() {
+  ::close(g_opt.fd);
+  g_opt.fd = -1;
+}
+
+// Into the shared-memory channel when warpscope gave one (waiting while it is
+// full), else down the socket.
 void send_bytes(const std::string& bytes) {
   std::lock_guard lock(g_send_mutex);
   if (g_opt.fd < 0) return;
   std::size_t done = 0;
+  if (g_channel.mapped()) {
+    unsigned waits = 0;
+    while (done < bytes.size()) {
+      const std::size_t n = g_channel.write_some(bytes.data() + done, bytes.size() - done);
+      done += n;
+      if (n != 0) continue;
+      if (++waits % 1024 == 0 && peer_gone(g_opt.fd)) return stop_sending();
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+    return;
+  }
   while (done < bytes.size()) {
     const ssize_t n = ::send(g_opt.fd, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {  // warpscope went away: stop tracing, let the application run on
-      ::close(g_opt.fd);
-      g_opt.fd = -1;
-      return;
-    }
+    if (n <= 0) return stop_sending();
     done += static_cast<std::size_t>(n);
   }
 }
@@ -101,15 +124,15 @@ struct PendingLaunch {
   std::uint32_t param_slot;
 };
 
-constexpr unsigned long long kStagingSlots = 8192;
+constexpr unsigned long long kStagingSlots = 65536;  // 4 MB of pinned memory
 
 struct Context {
   CUcontext ctx = nullptr;
   WsSlot* ring = nullptr;                         // device
   WsSlot* staging = nullptr;                      // pinned host: the drain copies slots here
   unsigned long long* consumed = nullptr;         // pinned host: slots drained, read by the GPU when full
-  unsigned long long* epoch_source = nullptr;     // pinned host: copied to device_counters[2] after a launch
-  unsigned long long* device_counters = nullptr;  // device: [0] reserve, [1] consumed_seen, [2] finished epoch
+  unsigned long long* epoch_source = nullptr;     // pinned host: copied to the epoch counter after a launch
+  unsigned long long* device_counters = nullptr;  // device: WS_COUNTER_* (ring.h)
   WsLaunchParams* params = nullptr;               // device, WS_PARAM_SLOTS entries
   std::vector<WsLaunchParams> host_params;        // sources of the async parameter copies
   Sanitizer_StreamHandle copy_stream = nullptr;   // ours: copies run beside the application's kernel
@@ -126,29 +149,44 @@ std::atomic<std::uint32_t> g_next_launch{0};
 std::atomic<unsigned long long> g_traced_launches{0};
 std::atomic<unsigned long long> g_records_sent{0};
 
+// The lane addresses of a per-lane record: the WS_ADDRESS_SLOTS slots after its header.
+const std::uint64_t* lane_addresses(const WsSlot* header) { return reinterpret_cast<const std::uint64_t*>(header + 1); }
+
 void pack(const WsSlot& s, std::string& out) {
   PackedRecordHead h;
   std::memset(&h, 0, sizeof h);  // the 4 padding bytes travel too: keep the stream deterministic
   h.launch = s.launch, h.cta = s.cta, h.pc = s.pc, h.mask = s.mask, h.warp = s.warp, h.sm = s.sm;
   h.space = s.space, h.flags = s.flags, h.size = s.size, h.form = s.form;
-  out.append(reinterpret_cast<const char*>(&h), sizeof h);
+  const std::size_t at = out.size();
   if (s.form == 0) {
-    out.append(reinterpret_cast<const char*>(&s.base), 8);
-    out.append(reinterpret_cast<const char*>(&s.stride), 8);
-  } else {
-    for (unsigned lane = 0; lane < WS_WARP; ++lane)
-      if (s.mask >> lane & 1u) out.append(reinterpret_cast<const char*>(&s.addr[lane]), 8);
+    out.resize(at + sizeof h + 16);
+    char* o = out.data() + at;
+    std::memcpy(o, &h, sizeof h);
+    std::memcpy(o + sizeof h, &s.base, 8);
+    std::memcpy(o + sizeof h + 8, &s.stride, 8);
+    return;
   }
+  out.resize(at + sizeof h + 8 * static_cast<std::size_t>(__builtin_popcount(s.mask)));
+  char* o = out.data() + at;
+  std::memcpy(o, &h, sizeof h);
+  o += sizeof h;
+  const std::uint64_t* addr = lane_addresses(&s);
+  for (std::uint32_t m = s.mask; m != 0; m &= m - 1, o += 8) std::memcpy(o, &addr[__builtin_ctz(m)], 8);
 }
 
-// The slot as the GPU finished it: sequence number and check word agree.
-bool complete(const WsSlot& s, unsigned long long seq) {
-  if (s.seq != seq) return false;
+// Slots the record with this header takes.
+unsigned long long slots_of(const WsSlot& s) { return s.form == 0 ? 1 : 1 + WS_ADDRESS_SLOTS; }
+
+// The record as the GPU finished it: sequence number and check word agree.
+// `available` slots (the header's included) were copied.
+bool complete(const WsSlot& s, unsigned long long seq, unsigned long long available) {
+  if (s.seq != seq || slots_of(s) > available) return false;
   const auto* w = reinterpret_cast<const std::uint64_t*>(&s);
   std::uint64_t x = w[0] ^ w[1] ^ w[2] ^ w[3] ^ w[4] ^ w[5] ^ w[6];
-  if (s.form != 0)
-    for (unsigned lane = 0; lane < WS_WARP; ++lane)
-      if (s.mask >> lane & 1u) x ^= s.addr[lane];
+  if (s.form != 0) {
+    const std::uint64_t* addr = lane_addresses(&s);
+    for (std::uint32_t m = s.mask; m != 0; m &= m - 1) x ^= addr[__builtin_ctz(m)];
+  }
   return x == s.check;
 }
 
@@ -161,7 +199,7 @@ void drain_until_finished(Context* c, Sanitizer_StreamHandle stream) {
   std::lock_guard drain_lock(g_drain_mutex);
   const unsigned long long epoch = ++c->epoch;
   *c->epoch_source = epoch;
-  check(sanitizerMemcpyHostToDeviceAsync(c->device_counters + 2, c->epoch_source, sizeof epoch, stream),
+  check(sanitizerMemcpyHostToDeviceAsync(c->device_counters + WS_COUNTER_EPOCH, c->epoch_source, sizeof epoch, stream),
         "mark the end of the launch");
   std::string batch;
   std::uint32_t count = 0;
@@ -175,29 +213,36 @@ void drain_until_finished(Context* c, Sanitizer_StreamHandle stream) {
     batch.clear();
     count = 0;
   };
+  const unsigned long long mask = c->slots - 1;
   int idle = 0;
   for (;;) {
-    unsigned long long counters[3] = {};
+    unsigned long long counters[WS_COUNTER_EPOCH + 1] = {};
     if (check(sanitizerMemcpyDeviceToHost(counters, c->device_counters, sizeof counters, c->copy_stream),
               "read the ring counters") != SANITIZER_SUCCESS)
       break;
-    const bool finished = counters[2] == epoch;
-    const unsigned long long target = g_opt.max_records ? std::min(counters[0], g_opt.max_records) : counters[0];
+    const bool finished = counters[WS_COUNTER_EPOCH] == epoch;
+    const unsigned long long target = counters[WS_COUNTER_RESERVE];
     bool progress = false;
     while (c->next < target) {
-      const unsigned long long room = c->slots - (c->next & (c->slots - 1));
-      const unsigned long long want = std::min({kStagingSlots, target - c->next, room});
-      if (check(sanitizerMemcpyDeviceToHost(c->staging, c->ring + (c->next & (c->slots - 1)), want * sizeof(WsSlot),
-                                            c->copy_stream),
+      // Slots [next, next + want) into the staging area, in two pieces where they wrap.
+      const unsigned long long want = std::min(kStagingSlots, target - c->next);
+      const unsigned long long at = c->next & mask;
+      const unsigned long long first = std::min(want, c->slots - at);
+      if (check(sanitizerMemcpyDeviceToHost(c->staging, c->ring + at, first * sizeof(WsSlot), c->copy_stream),
+                "copy the record ring") != SANITIZER_SUCCESS)
+        return flush();
+      if (first < want &&
+          check(sanitizerMemcpyDeviceToHost(c->staging + first, c->ring, (want - first) * sizeof(WsSlot), c->copy_stream),
                 "copy the record ring") != SANITIZER_SUCCESS)
         return flush();
       unsigned long long got = 0;
-      while (got < want && complete(c->staging[got], c->next + 1)) {
-        pack(c->staging[got], batch);
-        ++c->launch_written[c->staging[got].launch];
+      while (got < want && complete(c->staging[got], c->next + 1, want - got)) {
+        const WsSlot& h = c->staging[got];
+        pack(h, batch);
+        ++c->launch_written[h.launch];
         ++count;
-        ++c->next;
-        ++got;
+        c->next += slots_of(h);
+        got += slots_of(h);
       }
       if (!got) break;  // claimed but not written yet
       progress = true;
@@ -226,7 +271,7 @@ void finish_launch(Context* c, const PendingLaunch& p, bool complete_launch) {
   LaunchEndBody b{};
   b.launch = p.launch;
   b.complete = complete_launch ? 1 : 0;
-  b.executed = params.executed;
+  for (const auto& counter : params.executed) b.executed += counter[0];
   {
     std::lock_guard lock(g_drain_mutex);
     b.written = c->launch_written[p.launch];
@@ -279,9 +324,11 @@ Context* create_context(CUcontext ctx) {
   c->epoch_source = c->consumed ? c->consumed + 1 : nullptr;
   if (c->consumed) *c->consumed = 0;
   p = nullptr;
-  check(sanitizerAlloc(ctx, &p, 3 * sizeof(unsigned long long)), "sanitizerAlloc(counters)");
+  check(sanitizerAlloc(ctx, &p, WS_COUNTER_WORDS * sizeof(unsigned long long)), "sanitizerAlloc(counters)");
   c->device_counters = static_cast<unsigned long long*>(p);
-  if (c->device_counters) check(sanitizerMemset(c->device_counters, 0, 3 * sizeof(unsigned long long), nullptr), "sanitizerMemset");
+  if (c->device_counters)
+    check(sanitizerMemset(c->device_counters, 0, WS_COUNTER_WORDS * sizeof(unsigned long long), nullptr),
+          "sanitizerMemset");
   p = nullptr;
   check(sanitizerAlloc(ctx, &p, sizeof(WsLaunchParams) * WS_PARAM_SLOTS), "sanitizerAlloc(params)");
   c->params = static_cast<WsLaunchParams*>(p);
@@ -375,9 +422,8 @@ void on_launch_begin(const Sanitizer_LaunchData* ld, bool graph_node) {
   WsLaunchParams& p = c->host_params[slot];
   p = WsLaunchParams{};
   p.ring = c->ring;
-  p.reserve = c->device_counters;
+  p.counters = c->device_counters;
   p.consumed = c->consumed;
-  p.consumed_seen = c->device_counters + 1;
   p.ring_mask = c->slots - 1;
   p.max_records = g_opt.max_records;
   p.launch = launch;
@@ -508,10 +554,16 @@ extern "C" int InitializeInjection() {
   g_opt.launches = env_u64("WARPSCOPE_LAUNCHES", 0);
   g_opt.max_records = env_u64("WARPSCOPE_MAX_RECORDS", 0);
   g_opt.sample_ctas = env_u64("WARPSCOPE_SAMPLE_CTAS", 0);
-  g_opt.ring_records = env_u64("WARPSCOPE_RING_RECORDS", 1u << 20);
+  g_opt.ring_records = env_u64("WARPSCOPE_RING_RECORDS", 1u << 22);
   g_opt.debug = std::getenv("WARPSCOPE_INJECT_DEBUG") != nullptr;
   ::unsetenv("CUDA_INJECTION64_PATH");  // processes the application starts are not traced
   ::fcntl(g_opt.fd, F_SETFD, FD_CLOEXEC);
+  if (const char* shm = std::getenv("WARPSCOPE_TRACE_SHM_FD")) {
+    const int shm_fd = static_cast<int>(std::strtol(shm, nullptr, 10));
+    ::fcntl(shm_fd, F_SETFD, FD_CLOEXEC);
+    g_channel.attach(shm_fd);  // not a ring: everything goes down the socket
+    ::close(shm_fd);           // the mapping stays
+  }
 
   MessageWriter hello(MessageType::Hello);
   hello.put_u32(kProtocolVersion);

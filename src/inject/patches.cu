@@ -48,30 +48,37 @@ __device__ __forceinline__ void record(void* userdata, uint64_t pc, uint64_t add
   const unsigned rank = __popc(mask & ((1u << lane) - 1u));
   const bool strided = __all_sync(mask, addr == base + static_cast<uint64_t>(stride * static_cast<int64_t>(rank)));
 
+  const unsigned sm = sm_id();
+  if (lane == leader) atomicAdd(&p->executed[sm % WS_EXECUTED_COUNTERS][0], 1ull);
   unsigned long long slot = 0;
+  bool write = true;
+  const unsigned long long slots = strided ? 1 : 1 + WS_ADDRESS_SLOTS;
   if (lane == leader) {
-    atomicAdd(&p->executed, 1ull);
-    slot = atomicAdd(p->reserve, 1ull);
-  }
-  slot = __shfl_sync(mask, slot, leader);
-  if (p->max_records != 0 && slot >= p->max_records) return;  // counted in executed, not written
-
-  if (lane == leader) {
-    // Wait for room: check the device copy first, the host's counter only when full.
-    unsigned long long seen = *reinterpret_cast<volatile unsigned long long*>(p->consumed_seen);
-    while (slot - seen > p->ring_mask) {
-      seen = *p->consumed;
-      if (slot - seen > p->ring_mask) __nanosleep(2000);
+    if (p->max_records != 0) write = atomicAdd(p->counters + WS_COUNTER_RECORDS, 1ull) < p->max_records;
+    if (write) {
+      slot = atomicAdd(p->counters + WS_COUNTER_RESERVE, slots);
+      // Wait for room: the device copy of the host's progress first, the host's
+      // own counter (across PCIe) only when that says full.
+      const unsigned long long last = slot + slots - 1;
+      unsigned long long seen = *reinterpret_cast<volatile unsigned long long*>(p->counters + WS_COUNTER_CONSUMED_SEEN);
+      if (last - seen > p->ring_mask) {
+        do {
+          seen = *p->consumed;
+          if (last - seen > p->ring_mask) __nanosleep(2000);
+        } while (last - seen > p->ring_mask);
+        atomicMax(p->counters + WS_COUNTER_CONSUMED_SEEN, seen);
+      }
     }
-    atomicMax(p->consumed_seen, seen);
   }
-  __syncwarp(mask);
+  if (!__shfl_sync(mask, write, leader)) return;  // counted in executed, not written (--max-records)
+  slot = __shfl_sync(mask, slot, leader);
+
   WsSlot* s = p->ring + (slot & p->ring_mask);
-  if (!strided) s->addr[lane] = addr;
-  // The header as 7 words, each written by one lane: one PCIe burst.
+  if (!strided) reinterpret_cast<uint64_t*>(p->ring + ((slot + 1 + lane / 8) & p->ring_mask))[lane % 8] = addr;
+  // The header as 7 words, each written by one lane.
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const uint64_t ids = p->launch | static_cast<uint64_t>(cta) << 32;
-  const uint64_t lanes = mask | static_cast<uint64_t>(tid / WS_WARP) << 32 | static_cast<uint64_t>(sm_id()) << 48;
+  const uint64_t lanes = mask | static_cast<uint64_t>(tid / WS_WARP) << 32 | static_cast<uint64_t>(sm) << 48;
   const uint64_t kind = space | (flags & 0xffu) << 8 | (size & 0xffu) << 16 | static_cast<uint64_t>(strided ? 0 : 1) << 24;
   uint64_t check = (slot + 1) ^ pc ^ base ^ static_cast<uint64_t>(stride) ^ ids ^ lanes ^ kind;
   if (!strided) check ^= xor_of_lanes(mask, addr);
@@ -80,12 +87,14 @@ __device__ __forceinline__ void record(void* userdata, uint64_t pc, uint64_t add
   for (unsigned w = rank; w < 7; w += active)  // selects, not an indexed array: no local memory in the patch
     header[w] = w == 0 ? pc : w == 1 ? base : w == 2 ? static_cast<uint64_t>(stride) : w == 3 ? ids : w == 4 ? lanes
               : w == 5 ? kind : check;
-  // Every lane's writes happen before the barrier; the leader's system-scope
-  // release fence then orders them all before the sequence number (PTX memory
-  // model: bar.warp.sync orders memory among its threads; fences are cumulative).
+  // Every lane's writes happen before the barrier; the leader's fence then
+  // orders them all before the sequence number (PTX memory model: bar.warp.sync
+  // orders memory among its threads; fences are cumulative). GPU scope is
+  // enough for the copy engine, which reads the ring through L2 like the SMs;
+  // the check word catches a record copied before it was whole.
   __syncwarp(mask);
   if (lane == leader) {
-    __threadfence_system();
+    __threadfence();
     s->seq = slot + 1;
   }
 }

@@ -1,6 +1,7 @@
 // `warpscope trace` end to end without a GPU: a stand-in application writes a
 // recorded message stream to the socket the command hands it
-// (WARPSCOPE_TRACE_FD), as the injection library would.
+// (WARPSCOPE_TRACE_FD) or, as the injection library does, into the
+// shared-memory channel (WARPSCOPE_TRACE_SHM_FD; tests/tracer/channel_sender.cpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -127,9 +128,70 @@ TEST_F(TraceCli, BadArgumentsAreOneErrorAndExit2) {
   r = run_cli(base() + "--ring-records 1000 -- true");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("power of two"), std::string::npos) << r.err;
+  r = run_cli(base() + "--buffer-mb 3 -- true");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--buffer-mb 3: must be 0 or a power of two"), std::string::npos) << r.err;
   r = run_cli("trace -o " + trace.string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(fs::exists(trace));
+}
+
+std::string channel_app(const fs::path& stream, const std::string& bytes_and_then = "") {
+  return std::string("-- ") + WARPSCOPE_CHANNEL_SENDER + " " + stream.string() + " " + bytes_and_then;
+}
+
+std::uint64_t count_records(const fs::path& trace) {
+  auto src = open_trace(trace);
+  WarpAccess rec;
+  std::uint64_t n = 0;
+  while (src->next(rec)) {
+    EXPECT_EQ(rec.addr[1], 0x100000u + 128 * rec.cta + 4);
+    ++n;
+  }
+  return n;
+}
+
+TEST_F(TraceCli, TheSharedMemoryChannelCarriesTheStream) {
+  // 1 MiB, the smallest channel: the sender waits for room and wraps around.
+  StreamBuilder b;
+  b.hello().device().module(0x10, "x").launch(0, 0x10, 0x1000, "_Z4copyPKfPf");
+  std::vector<StreamBuilder::Rec> recs(30000);
+  for (std::uint32_t i = 0; i < recs.size(); ++i) {
+    recs[i].pc = 0x1060;
+    recs[i].cta = i;
+    recs[i].base = 0x100000 + 128 * i;
+  }
+  b.records(recs).launch_end(0, recs.size(), recs.size()).bye(recs.size());
+  ASSERT_GT(b.bytes.size(), 1u << 20);
+  std::ofstream(stream, std::ios::binary | std::ios::trunc) << b.bytes;
+  const auto r = run_cli(base() + "--buffer-mb 1 " + channel_app(stream));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("30000 records of 1 traced kernel launch"), std::string::npos) << r.err;
+  EXPECT_EQ(count_records(trace), 30000u);
+}
+
+TEST_F(TraceCli, WhatACrashingApplicationPutInTheChannelIsKept) {
+  // The sender dies right after writing, in the middle of LaunchEnd: the
+  // records it wrote before are read after its death.
+  const auto size = fs::file_size(stream);
+  const auto r = run_cli(base() + channel_app(stream, std::to_string(size - 40) + " segv"));
+  EXPECT_EQ(r.exit_code, 128 + 11) << r.err;
+  EXPECT_NE(r.err.find("INCOMPLETE"), std::string::npos) << r.err;
+  EXPECT_EQ(count_records(trace), 6u);
+  EXPECT_FALSE(fs::exists(trace.string() + ".partial"));
+}
+
+TEST_F(TraceCli, BytesOnBothTheChannelAndTheSocketAreOneError) {
+  const auto r = run_cli(base() + channel_app(stream, "1000000 socket"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("bytes arrived on both the shared-memory channel and the socket"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(trace));
+}
+
+TEST_F(TraceCli, WithoutAChannelTheStreamComesDownTheSocket) {
+  const auto r = run_cli(base() + "--buffer-mb 0 " + channel_app(stream));
+  EXPECT_EQ(r.exit_code, 4) << r.err;  // the stand-in finds no channel
+  EXPECT_NE(r.err.find("never reported"), std::string::npos) << r.err;
 }
 
 }  // namespace
