@@ -107,6 +107,10 @@ struct TraceWriteOptions {
   // false (the GPU tracer): every completed chunk stays readable at path.partial
   // even if the process dies.
   bool remove_partial_on_failure = true;
+  // Native traces: threads that compress full chunks while the caller writes
+  // the next ones (2 x threads chunks in flight); 1 compresses on the calling
+  // thread; 0 picks the number of cores (at most 8). The file does not depend on it.
+  int threads = 0;
 };
 
 struct TraceReadOptions {

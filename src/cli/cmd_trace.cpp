@@ -222,7 +222,10 @@ int run_trace(const TraceArgs& a) {
   };
   const auto drain_channel = [&] {
     if (!channel.mapped()) return false;
-    return channel.read_all([&](const char* data, std::size_t size) { feed(Source::Channel, data, size); }) != 0;
+    const auto to_session = [&](const char* data, std::size_t size) { feed(Source::Channel, data, size); };
+    bool any = false;
+    while (channel.read_some(to_session, 1 << 20) != 0) any = true;
+    return any;
   };
   std::vector<char> buffer(1 << 20);
   try {

@@ -1,11 +1,18 @@
 // Writes the native format: header, then kernel blocks and zstd-compressed
-// record chunks as they fill, then the footer. Holds at most one chunk.
+// record chunks as they fill, then the footer. Records are encoded on the
+// calling thread; full chunks are compressed on worker threads
+// (trace/compress_workers.hpp) and written in order, at most 2 x threads
+// chunks in flight. The file is the same whatever the thread count.
 #include <fmt/format.h>
 #include <zstd.h>
 
 #include <algorithm>
+#include <deque>
+#include <memory>
+#include <optional>
 #include <vector>
 
+#include "trace/compress_workers.hpp"
 #include "trace/native_format.hpp"
 #include "trace/output_file.hpp"
 #include "trace/trace_impl.hpp"
@@ -13,20 +20,19 @@
 namespace warpscope::trace {
 namespace {
 
-struct CCtxFree {
-  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-};
-
 class NativeWriter final : public TraceSink {
  public:
   NativeWriter(const std::filesystem::path& path, const TraceWriteOptions& options)
-      : options_(options), file_(path, options.remove_partial_on_failure), cctx_(ZSTD_createCCtx()) {
-    if (!cctx_) throw Error("cannot create a zstd compression context");
+      : options_(options), file_(path, options.remove_partial_on_failure) {
+    const unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads) : default_compress_threads();
+    if (threads > 1) workers_.emplace(threads);
+    max_in_flight_ = 2 * std::size_t{threads};
     std::string header(kMagic.begin(), kMagic.end());
     put_u16(header, kTraceFormatVersion);
     put_u16(header, 0);
     file_.write(header.data(), header.size());
     file_.flush();
+    current_ = take_job();
   }
 
   ~NativeWriter() override {
@@ -35,16 +41,25 @@ class NativeWriter final : public TraceSink {
     if (!closed_ && !options_.remove_partial_on_failure) {
       try {
         flush_chunk();
+        write_in_flight(0);
       } catch (const std::exception&) {  // nothing more can be saved
       }
+    }
+    // Workers must not outlive the jobs they point to.
+    while (!in_flight_.empty()) {
+      if (workers_) workers_->wait(in_flight_.front().get());
+      in_flight_.pop_front();
     }
   }
 
   std::uint32_t begin_kernel(KernelInfo info) override {
     require_open();
     flush_chunk();  // records before this kernel stay before its block
+    write_in_flight(0);
     info.id = kernels_;
-    write_block(BlockType::Kernel, encode_kernel(info));
+    std::string block;
+    append_block(block, static_cast<std::uint8_t>(BlockType::Kernel), encode_kernel(info));
+    file_.write(block.data(), block.size());
     file_.flush();
     return kernels_++;
   }
@@ -52,20 +67,25 @@ class NativeWriter final : public TraceSink {
   void write(const WarpAccess& rec) override {
     require_open();
     check_record(rec, kernels_);
-    if (buffer_.size() - used_ < kMaxRecordBytes)
-      buffer_.resize(std::min<std::size_t>(kMaxChunkBytes, std::max<std::size_t>(buffer_.size() * 2, 1 << 16)));
-    used_ = static_cast<std::size_t>(encoder_.encode(rec, buffer_.data() + used_) - buffer_.data());
-    if (++chunk_records_ == options_.records_per_chunk || used_ > kMaxChunkBytes - kMaxRecordBytes) flush_chunk();
+    std::vector<std::uint8_t>& buffer = current_->raw;
+    if (buffer.size() - current_->used < kMaxRecordBytes)
+      buffer.resize(std::min<std::size_t>(kMaxChunkBytes, std::max<std::size_t>(buffer.size() * 2, 1 << 16)));
+    current_->used = static_cast<std::size_t>(encoder_.encode(rec, buffer.data() + current_->used) - buffer.data());
+    if (++current_->records == options_.records_per_chunk || current_->used > kMaxChunkBytes - kMaxRecordBytes)
+      flush_chunk();
   }
 
   void close() override {
     if (closed_) return;
     flush_chunk();
+    write_in_flight(0);
     std::string footer;
     put_u64(footer, records_);
     put_u64(footer, kernels_);
     put_u64(footer, chunks_);
-    write_block(BlockType::Footer, footer);
+    std::string block;
+    append_block(block, static_cast<std::uint8_t>(BlockType::Footer), footer);
+    file_.write(block.data(), block.size());
     file_.commit();
     closed_ = true;
   }
@@ -75,44 +95,50 @@ class NativeWriter final : public TraceSink {
     if (closed_) throw Error(fmt::format("trace {} is already closed", file_.path().string()));
   }
 
-  void write_block(BlockType type, std::string_view body) {
-    std::string h;
-    h.push_back(static_cast<char>(type));
-    h.append(3, '\0');
-    put_u32(h, static_cast<std::uint32_t>(body.size()));
-    put_u64(h, fnv1a(body.data(), body.size(), fnv1a(h.data(), 8)));
-    file_.write(h.data(), h.size());
-    file_.write(body.data(), body.size());
+  std::unique_ptr<CompressJob> take_job() {
+    if (spare_.empty()) return std::make_unique<CompressJob>();
+    auto job = std::move(spare_.back());
+    spare_.pop_back();
+    return job;
   }
 
+  // Hands the chunk being filled to the compressors (or compresses it here).
   void flush_chunk() {
-    if (chunk_records_ == 0) return;
-    const std::size_t bound = ZSTD_compressBound(used_);
-    packed_.resize(kChunkCountsBytes + bound);
-    const std::size_t n = ZSTD_compressCCtx(cctx_.get(), packed_.data() + kChunkCountsBytes, bound, buffer_.data(),
-                                            used_, options_.zstd_level);
-    if (ZSTD_isError(n)) throw Error(fmt::format("zstd compression failed: {}", ZSTD_getErrorName(n)));
-    std::string counts;
-    put_u32(counts, chunk_records_);
-    put_u32(counts, static_cast<std::uint32_t>(used_));
-    std::copy(counts.begin(), counts.end(), packed_.begin());
-    write_block(BlockType::Chunk, std::string_view(packed_.data(), kChunkCountsBytes + n));
-    file_.flush();
-    records_ += chunk_records_;
+    if (current_->records == 0) return;
+    current_->level = options_.zstd_level;
+    records_ += current_->records;
     ++chunks_;
-    chunk_records_ = 0;
-    used_ = 0;
     encoder_.reset();
+    if (workers_) workers_->submit(current_.get());
+    else compress_chunk(*current_);
+    in_flight_.push_back(std::move(current_));
+    current_ = take_job();
+    write_in_flight(max_in_flight_);
+  }
+
+  // Writes finished chunks, in order, until at most `keep` are in flight.
+  void write_in_flight(std::size_t keep) {
+    while (in_flight_.size() > keep) {
+      CompressJob& job = *in_flight_.front();
+      if (workers_) workers_->wait(&job);
+      if (job.error) std::rethrow_exception(job.error);
+      file_.write(job.block.data(), job.block.size());
+      file_.flush();
+      job.records = 0;
+      job.used = 0;
+      spare_.push_back(std::move(in_flight_.front()));
+      in_flight_.pop_front();
+    }
   }
 
   TraceWriteOptions options_;
   PartialFile file_;
-  std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx_;
+  std::optional<CompressWorkers> workers_;  // none: compress on the calling thread
+  std::size_t max_in_flight_ = 2;
   RecordEncoder encoder_;
-  std::vector<std::uint8_t> buffer_;  // the chunk being filled, uncompressed
-  std::string packed_;                // its counts and compressed bytes
-  std::size_t used_ = 0;
-  std::uint32_t chunk_records_ = 0;
+  std::unique_ptr<CompressJob> current_;                // the chunk being filled
+  std::deque<std::unique_ptr<CompressJob>> in_flight_;  // submitted, in file order
+  std::vector<std::unique_ptr<CompressJob>> spare_;     // written: buffers to reuse
   std::uint32_t kernels_ = 0;
   std::uint64_t records_ = 0, chunks_ = 0;
   bool closed_ = false;
@@ -125,6 +151,7 @@ std::unique_ptr<TraceSink> make_native_writer(const std::filesystem::path& path,
   if (options.zstd_level < ZSTD_minCLevel() || options.zstd_level > ZSTD_maxCLevel())
     throw InputError(fmt::format("zstd level {} is out of range ({} to {})", options.zstd_level, ZSTD_minCLevel(),
                                  ZSTD_maxCLevel()));
+  if (options.threads < 0) throw InputError(fmt::format("{} compression threads: must be 0 (auto) or more", options.threads));
   return std::make_unique<NativeWriter>(path, options);
 }
 

@@ -90,13 +90,15 @@ class ShmChannel {
     return take;
   }
 
-  // Reader: hands every published byte to sink(const char*, size_t) (in at
-  // most two pieces), then frees them. Returns the bytes consumed.
+  // Reader: hands up to `max` published bytes to sink(const char*, size_t)
+  // (in at most two pieces), then frees them. Returns the bytes consumed.
+  // Small pieces keep the writer busy while the reader works and the
+  // reader's own buffers small.
   template <class Sink>
-  std::uint64_t read_all(Sink&& sink) {
+  std::uint64_t read_some(Sink&& sink, std::uint64_t max) {
     ShmChannelHeader* h = header();
     const std::uint64_t r = h->read.load(std::memory_order_relaxed);
-    const std::uint64_t n = h->written.load(std::memory_order_acquire) - r;
+    const std::uint64_t n = std::min(max, h->written.load(std::memory_order_acquire) - r);
     if (n == 0) return 0;
     const std::size_t at = static_cast<std::size_t>(r & (capacity_ - 1));
     const std::size_t first = static_cast<std::size_t>(std::min<std::uint64_t>(n, capacity_ - at));

@@ -1,0 +1,109 @@
+#include "trace/compress_workers.hpp"
+
+#include <fmt/format.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "trace/encoding.hpp"
+#include "trace/native_format.hpp"
+#include "warpscope/error.hpp"
+
+namespace warpscope::trace {
+namespace {
+
+struct CCtxFree {
+  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+};
+
+// One compression context per thread, made on first use.
+ZSTD_CCtx* thread_context() {
+  thread_local std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
+  if (!cctx) throw Error("cannot create a zstd compression context");
+  return cctx.get();
+}
+
+}  // namespace
+
+void append_block(std::string& out, std::uint8_t type, std::string_view body) {
+  std::string h;
+  h.push_back(static_cast<char>(type));
+  h.append(3, '\0');
+  put_u32(h, static_cast<std::uint32_t>(body.size()));
+  put_u64(h, fnv1a(body.data(), body.size(), fnv1a(h.data(), 8)));
+  out += h;
+  out += body;
+}
+
+void compress_chunk(CompressJob& job) {
+  try {
+    const std::size_t bound = ZSTD_compressBound(job.used);
+    std::string body(kChunkCountsBytes + bound, '\0');
+    const std::size_t n = ZSTD_compressCCtx(thread_context(), body.data() + kChunkCountsBytes, bound, job.raw.data(),
+                                            job.used, job.level);
+    if (ZSTD_isError(n)) throw Error(fmt::format("zstd compression failed: {}", ZSTD_getErrorName(n)));
+    std::string counts;
+    put_u32(counts, job.records);
+    put_u32(counts, static_cast<std::uint32_t>(job.used));
+    std::copy(counts.begin(), counts.end(), body.begin());
+    body.resize(kChunkCountsBytes + n);
+    job.block.clear();
+    append_block(job.block, static_cast<std::uint8_t>(BlockType::Chunk), body);
+  } catch (...) {
+    job.error = std::current_exception();
+  }
+}
+
+CompressWorkers::CompressWorkers(unsigned threads) {
+  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
+}
+
+CompressWorkers::~CompressWorkers() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  work_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void CompressWorkers::submit(CompressJob* job) {
+  {
+    std::lock_guard lock(mu_);
+    job->done = false;
+    queue_.push_back(job);
+  }
+  work_.notify_one();
+}
+
+void CompressWorkers::wait(CompressJob* job) {
+  std::unique_lock lock(mu_);
+  done_.wait(lock, [&] { return job->done; });
+}
+
+void CompressWorkers::run() {
+  for (;;) {
+    CompressJob* job = nullptr;
+    {
+      std::unique_lock lock(mu_);
+      work_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      job = queue_.front();
+      queue_.pop_front();
+    }
+    compress_chunk(*job);
+    {
+      std::lock_guard lock(mu_);
+      job->done = true;
+    }
+    done_.notify_all();
+  }
+}
+
+unsigned default_compress_threads() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return std::clamp(cores, 1u, 8u);
+}
+
+}  // namespace warpscope::trace

@@ -1,0 +1,62 @@
+// Compressing native chunks on worker threads (docs/TRACE_FORMAT.md "Writing
+// in parallel"). A chunk is self-contained -- its records are encoded from a
+// fresh codec state -- so once encoded, its zstd frame and block header can be
+// made while the writer encodes the next chunks; the writer puts the finished
+// blocks into the file in order. The bytes written do not depend on the
+// number of threads.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace warpscope::trace {
+
+struct CompressJob {
+  // Input: the chunk's encoded records.
+  std::vector<std::uint8_t> raw;
+  std::size_t used = 0;
+  std::uint32_t records = 0;
+  int level = 3;
+  // Output: the whole chunk block (header, record counts, zstd frame).
+  std::string block;
+  std::exception_ptr error;
+  bool done = false;
+};
+
+// Makes job.block (never throws; errors go into job.error).
+void compress_chunk(CompressJob& job);
+
+// A block of `type` around `body`: type, 3 zero bytes, u32 size, u64 checksum.
+void append_block(std::string& out, std::uint8_t type, std::string_view body);
+
+// A fixed set of worker threads running compress_chunk(); the caller waits for
+// the jobs in submission order.
+class CompressWorkers {
+ public:
+  explicit CompressWorkers(unsigned threads);
+  ~CompressWorkers();
+  CompressWorkers(const CompressWorkers&) = delete;
+  CompressWorkers& operator=(const CompressWorkers&) = delete;
+
+  void submit(CompressJob* job);
+  void wait(CompressJob* job);
+
+ private:
+  void run();
+  std::mutex mu_;
+  std::condition_variable work_, done_;
+  std::deque<CompressJob*> queue_;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+// Worker threads a writer uses when TraceWriteOptions::threads is 0 (auto).
+unsigned default_compress_threads();
+
+}  // namespace warpscope::trace
