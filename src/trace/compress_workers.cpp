@@ -38,6 +38,15 @@ void append_block(std::string& out, std::uint8_t type, std::string_view body) {
 
 void compress_chunk(CompressJob& job) {
   try {
+    if (!job.pending.empty()) {
+      job.raw.resize(job.pending.size() * kMaxRecordBytes);
+      RecordEncoder encoder;
+      std::uint8_t* out = job.raw.data();
+      for (const WarpAccess& rec : job.pending) out = encoder.encode(rec, out);
+      job.used = static_cast<std::size_t>(out - job.raw.data());
+      job.records = static_cast<std::uint32_t>(job.pending.size());
+      job.pending.clear();
+    }
     const std::size_t bound = ZSTD_compressBound(job.used);
     std::string body(kChunkCountsBytes + bound, '\0');
     const std::size_t n = ZSTD_compressCCtx(thread_context(), body.data() + kChunkCountsBytes, bound, job.raw.data(),

@@ -1,9 +1,9 @@
-// Compressing native chunks on worker threads (docs/TRACE_FORMAT.md "Writing
-// in parallel"). A chunk is self-contained -- its records are encoded from a
-// fresh codec state -- so once encoded, its zstd frame and block header can be
-// made while the writer encodes the next chunks; the writer puts the finished
-// blocks into the file in order. The bytes written do not depend on the
-// number of threads.
+// Encoding and compressing native chunks on worker threads
+// (docs/TRACE_FORMAT.md "Writing in parallel"). A chunk is self-contained --
+// its records are encoded from a fresh codec state -- so its records can be
+// encoded, and its zstd frame and block header made, while the writer collects
+// the next chunks; the writer puts the finished blocks into the file in order.
+// The bytes written do not depend on the number of threads.
 #pragma once
 
 #include <condition_variable>
@@ -15,10 +15,14 @@
 #include <thread>
 #include <vector>
 
+#include "warpscope/warp_access.hpp"
+
 namespace warpscope::trace {
 
 struct CompressJob {
-  // Input: the chunk's encoded records.
+  // Input: the chunk's records, to encode (from a fresh codec state) ...
+  std::vector<WarpAccess> pending;
+  // ... or already encoded.
   std::vector<std::uint8_t> raw;
   std::size_t used = 0;
   std::uint32_t records = 0;
@@ -29,7 +33,8 @@ struct CompressJob {
   bool done = false;
 };
 
-// Makes job.block (never throws; errors go into job.error).
+// Encodes job.pending, if any, into job.raw; then makes job.block (never
+// throws; errors go into job.error).
 void compress_chunk(CompressJob& job);
 
 // A block of `type` around `body`: type, 3 zero bytes, u32 size, u64 checksum.

@@ -1,8 +1,11 @@
 // Writes the native format: header, then kernel blocks and zstd-compressed
-// record chunks as they fill, then the footer. Records are encoded on the
-// calling thread; full chunks are compressed on worker threads
-// (trace/compress_workers.hpp) and written in order, at most 2 x threads
-// chunks in flight. The file is the same whatever the thread count.
+// record chunks as they fill, then the footer. With worker threads
+// (trace/compress_workers.hpp) the calling thread only collects each chunk's
+// records; workers encode and compress whole chunks, which are written in
+// order, at most 2 x threads chunks in flight. Chunks of more than
+// kMaxPendingRecords records are encoded as they come, on the calling thread
+// (they may be cut by size: kMaxChunkBytes). The file is the same whatever the
+// thread count.
 #include <fmt/format.h>
 #include <zstd.h>
 
@@ -20,6 +23,12 @@
 namespace warpscope::trace {
 namespace {
 
+// Up to this many records per chunk, chunks travel to the workers as records
+// (288 B each): 65,536 x kMaxRecordBytes stays below kMaxChunkBytes, so such a
+// chunk is never cut by size and the file is as if encoded record by record.
+constexpr std::uint32_t kMaxPendingRecords = 65536;
+static_assert(std::uint64_t{kMaxPendingRecords} * kMaxRecordBytes < kMaxChunkBytes);
+
 class NativeWriter final : public TraceSink {
  public:
   NativeWriter(const std::filesystem::path& path, const TraceWriteOptions& options)
@@ -27,6 +36,7 @@ class NativeWriter final : public TraceSink {
     const unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads) : default_compress_threads();
     if (threads > 1) workers_.emplace(threads);
     max_in_flight_ = 2 * std::size_t{threads};
+    encode_in_workers_ = workers_.has_value() && options.records_per_chunk <= kMaxPendingRecords;
     std::string header(kMagic.begin(), kMagic.end());
     put_u16(header, kTraceFormatVersion);
     put_u16(header, 0);
@@ -67,6 +77,11 @@ class NativeWriter final : public TraceSink {
   void write(const WarpAccess& rec) override {
     require_open();
     check_record(rec, kernels_);
+    if (encode_in_workers_) {
+      current_->pending.push_back(rec);
+      if (current_->pending.size() == options_.records_per_chunk) flush_chunk();
+      return;
+    }
     std::vector<std::uint8_t>& buffer = current_->raw;
     if (buffer.size() - current_->used < kMaxRecordBytes)
       buffer.resize(std::min<std::size_t>(kMaxChunkBytes, std::max<std::size_t>(buffer.size() * 2, 1 << 16)));
@@ -104,9 +119,9 @@ class NativeWriter final : public TraceSink {
 
   // Hands the chunk being filled to the compressors (or compresses it here).
   void flush_chunk() {
-    if (current_->records == 0) return;
+    if (current_->records == 0 && current_->pending.empty()) return;
     current_->level = options_.zstd_level;
-    records_ += current_->records;
+    records_ += current_->records + current_->pending.size();
     ++chunks_;
     encoder_.reset();
     if (workers_) workers_->submit(current_.get());
@@ -135,6 +150,7 @@ class NativeWriter final : public TraceSink {
   PartialFile file_;
   std::optional<CompressWorkers> workers_;  // none: compress on the calling thread
   std::size_t max_in_flight_ = 2;
+  bool encode_in_workers_ = false;  // else records are encoded here, chunks only compressed there
   RecordEncoder encoder_;
   std::unique_ptr<CompressJob> current_;                // the chunk being filled
   std::deque<std::unique_ptr<CompressJob>> in_flight_;  // submitted, in file order
