@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -31,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "inject/record_packer.hpp"
 #include "inject/ring.h"
 #include "tracer/demangle.hpp"
 #include "tracer/protocol.hpp"
@@ -149,45 +151,10 @@ std::atomic<std::uint32_t> g_next_launch{0};
 std::atomic<unsigned long long> g_traced_launches{0};
 std::atomic<unsigned long long> g_records_sent{0};
 
-// The lane addresses of a per-lane record: the WS_ADDRESS_SLOTS slots after its header.
-const std::uint64_t* lane_addresses(const WsSlot* header) { return reinterpret_cast<const std::uint64_t*>(header + 1); }
-
-void pack(const WsSlot& s, std::string& out) {
-  PackedRecordHead h;
-  std::memset(&h, 0, sizeof h);  // the 4 padding bytes travel too: keep the stream deterministic
-  h.launch = s.launch, h.cta = s.cta, h.pc = s.pc, h.mask = s.mask, h.warp = s.warp, h.sm = s.sm;
-  h.space = s.space, h.flags = s.flags, h.size = s.size, h.form = s.form;
-  const std::size_t at = out.size();
-  if (s.form == 0) {
-    out.resize(at + sizeof h + 16);
-    char* o = out.data() + at;
-    std::memcpy(o, &h, sizeof h);
-    std::memcpy(o + sizeof h, &s.base, 8);
-    std::memcpy(o + sizeof h + 8, &s.stride, 8);
-    return;
-  }
-  out.resize(at + sizeof h + 8 * static_cast<std::size_t>(__builtin_popcount(s.mask)));
-  char* o = out.data() + at;
-  std::memcpy(o, &h, sizeof h);
-  o += sizeof h;
-  const std::uint64_t* addr = lane_addresses(&s);
-  for (std::uint32_t m = s.mask; m != 0; m &= m - 1, o += 8) std::memcpy(o, &addr[__builtin_ctz(m)], 8);
-}
-
-// Slots the record with this header takes.
-unsigned long long slots_of(const WsSlot& s) { return s.form == 0 ? 1 : 1 + WS_ADDRESS_SLOTS; }
-
-// The record as the GPU finished it: sequence number and check word agree.
-// `available` slots (the header's included) were copied.
-bool complete(const WsSlot& s, unsigned long long seq, unsigned long long available) {
-  if (s.seq != seq || slots_of(s) > available) return false;
-  const auto* w = reinterpret_cast<const std::uint64_t*>(&s);
-  std::uint64_t x = w[0] ^ w[1] ^ w[2] ^ w[3] ^ w[4] ^ w[5] ^ w[6];
-  if (s.form != 0) {
-    const std::uint64_t* addr = lane_addresses(&s);
-    for (std::uint32_t m = s.mask; m != 0; m &= m - 1) x ^= addr[__builtin_ctz(m)];
-  }
-  return x == s.check;
+// Packs drained records on a few threads (made at the first drain).
+RecordPacker& packer() {
+  static RecordPacker p(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 4u));
+  return p;
 }
 
 // Drains the ring while the work just enqueued on `stream` runs, until it has
@@ -235,16 +202,10 @@ void drain_until_finished(Context* c, Sanitizer_StreamHandle stream) {
           check(sanitizerMemcpyDeviceToHost(c->staging + first, c->ring, (want - first) * sizeof(WsSlot), c->copy_stream),
                 "copy the record ring") != SANITIZER_SUCCESS)
         return flush();
-      unsigned long long got = 0;
-      while (got < want && complete(c->staging[got], c->next + 1, want - got)) {
-        const WsSlot& h = c->staging[got];
-        pack(h, batch);
-        ++c->launch_written[h.launch];
-        ++count;
-        c->next += slots_of(h);
-        got += slots_of(h);
-      }
-      if (!got) break;  // claimed but not written yet
+      const RecordPacker::Result got = packer().pack(c->staging, want, c->next + 1, batch, c->launch_written);
+      count += got.records;
+      c->next += got.slots;
+      if (!got.records) break;  // claimed but not written yet
       progress = true;
       *c->consumed = c->next;  // the GPU reads this only when the ring is full
       if (batch.size() > (4u << 20)) flush();
