@@ -41,6 +41,7 @@ struct TraceArgs {
   std::uint64_t sample_ctas = 0;  // 0: every CTA
   std::uint64_t ring_records = 1u << 22;  // 64-byte slots: 256 MB of GPU memory
   std::uint64_t buffer_mb = 256;  // the shared-memory channel; 0: the socket alone
+  int threads = 0;                // trace writer threads (0: auto)
   std::string injection_library;  // default: next to this executable
   bool quiet = false;
   std::vector<std::string> command;
@@ -170,6 +171,7 @@ int run_trace(const TraceArgs& a) {
 
   TraceWriteOptions options;
   options.remove_partial_on_failure = false;  // if warpscope itself dies, the .partial stays readable
+  options.threads = a.threads;
   auto sink = create_trace(a.output, trace_format_for_path(a.output), options);
   auto disassembler = tracer::make_toolkit_disassembler();
   std::uint64_t warnings = 0;
@@ -299,6 +301,10 @@ Action add_trace_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("--buffer-mb", args->buffer_mb,
                   "MiB of shared memory between the application and warpscope (power of two; 0: send through a "
                   "socket, slower)")
+      ->capture_default_str();
+  cmd->add_option("--threads", args->threads,
+                  "threads that encode and compress the trace (0: one per core, at most 8; 1: none beside the reader)")
+      ->check(CLI::Range(0, 256))
       ->capture_default_str();
   cmd->add_option("--injection-library", args->injection_library, "the tracer's injection library (default: the "
                                                                   "one built next to warpscope)");

@@ -151,12 +151,6 @@ std::atomic<std::uint32_t> g_next_launch{0};
 std::atomic<unsigned long long> g_traced_launches{0};
 std::atomic<unsigned long long> g_records_sent{0};
 
-// Packs drained records on a few threads (made at the first drain).
-RecordPacker& packer() {
-  static RecordPacker p(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 4u));
-  return p;
-}
-
 // Drains the ring while the work just enqueued on `stream` runs, until it has
 // finished and every slot it claimed is read. Runs in the launching thread,
 // inside the launch-end callback: the Sanitizer API's copies may be used
@@ -168,16 +162,23 @@ void drain_until_finished(Context* c, Sanitizer_StreamHandle stream) {
   *c->epoch_source = epoch;
   check(sanitizerMemcpyHostToDeviceAsync(c->device_counters + WS_COUNTER_EPOCH, c->epoch_source, sizeof epoch, stream),
         "mark the end of the launch");
-  std::string batch;
+  // The Records message is built in place: header (type, length, count) first,
+  // then the packed records; the buffer keeps its pages from drain to drain
+  // (fresh multi-MB allocations cost a page fault per 4 KB).
+  static std::string batch;
+  constexpr std::size_t kHeader = 12;
+  batch.assign(kHeader, '\0');
   std::uint32_t count = 0;
   const auto flush = [&] {
     if (!count) return;
-    MessageWriter m(MessageType::Records);
-    m.put_u32(count);
-    m.put_raw(batch.data(), batch.size());
-    send_bytes(m.finish());
+    const auto type = static_cast<std::uint32_t>(MessageType::Records);
+    const auto length = static_cast<std::uint32_t>(batch.size() - 8);
+    std::memcpy(batch.data(), &type, 4);
+    std::memcpy(batch.data() + 4, &length, 4);
+    std::memcpy(batch.data() + 8, &count, 4);
+    send_bytes(batch);
     g_records_sent += count;
-    batch.clear();
+    batch.resize(kHeader);
     count = 0;
   };
   const unsigned long long mask = c->slots - 1;
@@ -202,13 +203,13 @@ void drain_until_finished(Context* c, Sanitizer_StreamHandle stream) {
           check(sanitizerMemcpyDeviceToHost(c->staging + first, c->ring, (want - first) * sizeof(WsSlot), c->copy_stream),
                 "copy the record ring") != SANITIZER_SUCCESS)
         return flush();
-      const RecordPacker::Result got = packer().pack(c->staging, want, c->next + 1, batch, c->launch_written);
+      const PackResult got = pack_records(c->staging, want, c->next + 1, batch, c->launch_written);
       count += got.records;
       c->next += got.slots;
       if (!got.records) break;  // claimed but not written yet
       progress = true;
       *c->consumed = c->next;  // the GPU reads this only when the ring is full
-      if (batch.size() > (4u << 20)) flush();
+      if (batch.size() > (4u << 20)) flush();  // batches bounded: the channel may be smaller than a launch
     }
     if (finished && c->next >= target) break;
     if (progress) {

@@ -1,7 +1,7 @@
 // The drain's record packer (src/inject/record_packer.hpp): the records the
-// GPU finished, and only those, become packed records in ring order, whatever
-// the number of threads; a record whose check word does not match (copied
-// half written) and everything after it wait for the next copy.
+// GPU finished, and only those, become packed records in ring order; a record
+// whose check word does not match (copied half written) and everything after
+// it wait for the next copy.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -13,7 +13,7 @@
 namespace warpscope::test {
 namespace {
 
-using tracer::RecordPacker;
+using tracer::pack_records;
 
 // A ring image as the GPU leaves it (patches.cu): records from slot 0, the
 // first with sequence number `seq`; every 3rd record has per-lane addresses.
@@ -77,55 +77,47 @@ std::string expected(const Ring& ring, std::size_t n) {
   return out;
 }
 
-TEST(RecordPacker, PacksEveryCompleteRecordInOrderWhateverTheThreads) {
+TEST(RecordPacker, PacksEveryCompleteRecordInOrder) {
   const Ring ring(20000, 1001, 3);
-  const std::string want = expected(ring, 20000);
-  for (unsigned threads : {1u, 2u, 4u}) {
-    RecordPacker packer(threads);
-    std::string out = "prefix";
-    std::map<std::uint32_t, unsigned long long> written{{0, 5}};
-    const auto r = packer.pack(ring.slots.data(), ring.slots.size(), 1001, out, written);
-    EXPECT_EQ(r.records, 20000u) << threads;
-    EXPECT_EQ(r.slots, ring.slots.size()) << threads;
-    EXPECT_TRUE(out == "prefix" + want) << threads;
-    EXPECT_EQ(written[0], 5u + 6667u);
-    EXPECT_EQ(written[1], 6667u);
-    EXPECT_EQ(written[2], 6666u);
-  }
+  std::string out = "prefix";
+  std::map<std::uint32_t, unsigned long long> written{{0, 5}};
+  const auto r = pack_records(ring.slots.data(), ring.slots.size(), 1001, out, written);
+  EXPECT_EQ(r.records, 20000u);
+  EXPECT_EQ(r.slots, ring.slots.size());
+  EXPECT_TRUE(out == "prefix" + expected(ring, 20000));  // (no dump of megabytes of bytes)
+  EXPECT_EQ(written[0], 5u + 6667u);
+  EXPECT_EQ(written[1], 6667u);
+  EXPECT_EQ(written[2], 6666u);
 }
 
 TEST(RecordPacker, StopsAtTheFirstRecordTheCopyCaughtHalfWritten) {
-  for (unsigned threads : {1u, 4u}) {
-    Ring ring(12000, 1, 1);
-    // Record 9002 (per-lane: 9002 % 3 == 2) lost one address to a racing copy.
-    reinterpret_cast<std::uint64_t*>(&ring.slots[ring.starts[9002] + 1])[3] ^= 0x40;
-    RecordPacker packer(threads);
-    std::string out;
-    std::map<std::uint32_t, unsigned long long> written;
-    const auto r = packer.pack(ring.slots.data(), ring.slots.size(), 1, out, written);
-    EXPECT_EQ(r.records, 9002u) << threads;
-    EXPECT_EQ(r.slots, ring.starts[9002]) << threads;
-    EXPECT_TRUE(out == expected(ring, 9002)) << threads;  // (no dump of megabytes of bytes)
-    EXPECT_EQ(written[0], 9002u);
-  }
+  Ring ring(12000, 1, 1);
+  // Record 9002 (per-lane: 9002 % 3 == 2) lost one address to a racing copy.
+  reinterpret_cast<std::uint64_t*>(&ring.slots[ring.starts[9002] + 1])[3] ^= 0x40;
+  std::string out;
+  std::map<std::uint32_t, unsigned long long> written;
+  const auto r = pack_records(ring.slots.data(), ring.slots.size(), 1, out, written);
+  EXPECT_EQ(r.records, 9002u);
+  EXPECT_EQ(r.slots, ring.starts[9002]);
+  EXPECT_TRUE(out == expected(ring, 9002));
+  EXPECT_EQ(written[0], 9002u);
 }
 
 TEST(RecordPacker, StopsWhereASequenceNumberOrAnAddressSlotIsMissing) {
-  RecordPacker packer(2);
   Ring ring(100, 7, 1);
   std::string out;
   std::map<std::uint32_t, unsigned long long> written;
   ring.slots[ring.starts[40]].seq = 0;  // claimed, not written yet
-  EXPECT_EQ(packer.pack(ring.slots.data(), ring.slots.size(), 7, out, written).records, 40u);
+  EXPECT_EQ(pack_records(ring.slots.data(), ring.slots.size(), 7, out, written).records, 40u);
   // Only part of a per-lane record was copied: it waits for the rest.
   const Ring whole(100, 7, 1);
   out.clear();
-  const auto r = packer.pack(whole.slots.data(), whole.starts[5] + 2, 7, out, written);  // record 5 is per-lane
+  const auto r = pack_records(whole.slots.data(), whole.starts[5] + 2, 7, out, written);  // record 5 is per-lane
   EXPECT_EQ(r.records, 5u);
   EXPECT_EQ(r.slots, whole.starts[5]);
   // Nothing there at all.
   out.clear();
-  EXPECT_EQ(packer.pack(whole.slots.data(), whole.slots.size(), 8, out, written).records, 0u);
+  EXPECT_EQ(pack_records(whole.slots.data(), whole.slots.size(), 8, out, written).records, 0u);
   EXPECT_TRUE(out.empty());
 }
 
