@@ -77,6 +77,7 @@ struct ArchSpec {
   std::string l1_set_hash = "modulo";             // modulo | xor
   std::string l1_store_policy = "invalidate";     // global stores: invalidate | update | allocate
   bool l1_local_write_back = false;               // local stores write-allocate and write back in L1
+  std::string l1_store_hit = "sector";            // what a store counts as a hit: sector | line
 
   // --- [global] coalescing parameters
   PerSize request_lanes{32, 32, 32, 32, 32};      // lanes per independent request, by access size
@@ -108,6 +109,7 @@ struct ArchSpec {
   int l2_line = 128, l2_sector = 32;
   int l2_ways = 16;
   int l2_fill_bytes = 32;                         // DRAM read granularity of an L2 miss (sector promotion)
+  int l2_partitions = 1;                          // L2 partitions that each keep their own promoted sectors
   std::string l2_replacement = "lru";             // lru | fifo | random
   std::string l2_set_hash = "modulo";             // modulo | xor
 

@@ -51,6 +51,7 @@ const std::vector<ParamDef>& param_defs() {
       {"l1", "set_hash", P::Text, "", "L1 set index: modulo or xor (XOR-fold of the line address)", &S::l1_set_hash},
       {"l1", "store_policy", P::Text, "", "global stores in L1: invalidate (the line), update (write-through, no allocate) or allocate (write-through, write-allocate with byte masks)", &S::l1_store_policy},
       {"l1", "local_write_back", P::Bool, "", "local stores write-allocate in L1 and are written back on eviction", &S::l1_local_write_back},
+      {"l1", "store_hit", P::Text, "", "what Nsight Compute counts as a store hit (store_policy allocate): sector (the sector was valid or partly written) or line (every sector of a store whose line tag was present)", &S::l1_store_hit},
       // [global]
       {"global", "request_lanes", P::PerSize, "lanes", "lanes per independent request for 1,2,4,8,16-byte accesses", &S::request_lanes},
       {"global", "segment_bytes", P::PerSize, "bytes", "CC 1.2/1.3 coalescing segment for 1,2,4,8,16-byte words", &S::segment_bytes},
@@ -82,6 +83,7 @@ const std::vector<ParamDef>& param_defs() {
       {"l2", "line_size", P::Int, "bytes", "L2 line size", &S::l2_line},
       {"l2", "sector_size", P::Int, "bytes", "L2 sector size", &S::l2_sector},
       {"l2", "fill_bytes", P::Int, "bytes", "bytes an L2 read miss fetches from DRAM: 32 = the sector, 64 = the aligned sector pair", &S::l2_fill_bytes},
+      {"l2", "partitions", P::Int, "partitions", "L2 partitions, each serving its own half (or share) of the SMs: a sector promoted by one partition's fill is a lookup miss for SMs of another (SM s is in partition s mod partitions)", &S::l2_partitions},
       {"l2", "ways", P::Int, "ways", "L2 associativity in the cache model; sets = L2 lines / ways", &S::l2_ways},
       {"l2", "replacement", P::Text, "", "L2 replacement: lru, fifo or random", &S::l2_replacement},
       {"l2", "set_hash", P::Text, "", "L2 set index: modulo or xor (XOR-fold of the line address)", &S::l2_set_hash},

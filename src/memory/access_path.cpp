@@ -19,13 +19,19 @@
 //    0 lookup hits); .cs/.lu allocate evict-first (seed001 "PTX Cache
 //    Operators"); stores are write-through with write-allocate and byte masks
 //    (Accel-Sim l1_write_policy microbenchmark; validation/h100/cache).
+//    9.0 counts a store to a line whose tag is present as a hit in every
+//    sector it writes (memory/store_hits.hpp).
 //  - Atomics and reductions are performed at L2: the L1 line is invalidated
 //    (assumed), the L2 sector is fetched on a miss and left dirty.
 //  - L2 (2.x+): write-back, write-allocate without fetch, byte masks; a read of
 //    a partially written sector misses and fetches it (Accel-Sim l2_write_policy
 //    microbenchmark). DRAM bytes = sectors filled / written back x 32.
+//  - 9.0: 64 B DRAM fills; a promoted sector is a lookup hit in the L2
+//    partition that filled it, a miss in the other (memory/promoted_sectors.hpp).
 #include <bit>
 
+#include "memory/promoted_sectors.hpp"
+#include "memory/store_hits.hpp"
 #include "memory/system_impl.hpp"
 
 namespace warpscope {
@@ -66,18 +72,12 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
   if (h.l2_fill_sectors > 1) {
     // DRAM reads come in aligned groups of sectors (validation/h100/cache: 64 B
     // pieces on the H100): a miss fills the rest of its group too. The first
-    // request for such a promoted sector is still a miss for Nsight Compute
-    // (lts__t_sectors_lookup_miss_data_promoted), without a DRAM read.
+    // request for such a promoted sector hits in the partition that filled it
+    // and misses, without a DRAM read, in another (memory/promoted_sectors.hpp).
     if (l2_promoted_any)
       for (unsigned s = 0; s < 8; ++s) {
         if (((r.hit.bits() >> s) & 1u) == 0) continue;
-        const std::uint64_t slot = promoted_slot(line, s);
-        std::uint64_t& word = l2_promoted[slot >> 6];
-        const std::uint64_t bit = 1ull << (slot & 63);
-        if (word & bit) {
-          word &= ~bit;
-          --d.l2r_hit;
-        }
+        if (memory::promoted_elsewhere(l2_promoted, promoted_slot(line, s), h.l2_partitions, l2_partition)) --d.l2r_hit;
       }
     if (r.fetch.any()) {
       std::uint32_t group = 0;
@@ -92,10 +92,7 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
         if (l2_promoted.empty()) l2_promoted.assign(std::size_t{1} << 18, 0);
         l2_promoted_any = true;
         for (unsigned s = 0; s < 8; ++s)
-          if ((p.fetch.bits() >> s) & 1u) {
-            const std::uint64_t slot = promoted_slot(line, s);
-            l2_promoted[slot >> 6] |= 1ull << (slot & 63);
-          }
+          if ((p.fetch.bits() >> s) & 1u) memory::mark_promoted(l2_promoted, promoted_slot(line, s), l2_partition);
       }
     }
   }
@@ -226,8 +223,10 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
       if (h.store == memory::StorePolicy::Invalidate) {
         write_back(l1c->invalidate(LineAddr{key}), d);
       } else {
+        const bool tagged = h.store_hits_whole_line && l1c->contains(LineAddr{key});
         const WriteResult r = l1c->write(LineAddr{key}, w.bytes, through);
-        if (h.store == memory::StorePolicy::Allocate) d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
+        if (h.store == memory::StorePolicy::Allocate)
+          d.l1.sector_hits += memory::store_sector_hits(r, tagged, h.store_hits_whole_line);
         write_back(r.evicted, d);
       }
     }
@@ -271,6 +270,7 @@ void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const Instruction
   else if (is_load) d.kind = c.path == MemoryPath::ReadOnly && !h.nc_counts_as_global ? Kind::ReadOnlyLd : Kind::GlobalLd;
   else d.kind = is_atomic ? Kind::GlobalAtom : Kind::GlobalSt;
 
+  l2_partition = memory::l2_partition_of(sm, h.l2_partitions);
   memory::collect_lines(rec, kLineShift, static_cast<unsigned>(h.l2.sector_bytes), !is_load, lines);
   if (is_load) load(rec, sm, c, d);
   else if (is_atomic) atomic(sm, d);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "memory/promoted_sectors.hpp"
 #include "warpscope/error.hpp"
 
 namespace warpscope::memory {
@@ -27,6 +28,12 @@ SetHash hash_of(const ArchSpec& arch, const std::string& text, const char* key) 
   if (!parse_set_hash(text, h))
     throw InputError(fmt::format("{}: {} = \"{}\" is not a set index (known: modulo, xor)", arch.name, key, text));
   return h;
+}
+
+bool store_hits_whole_line_of(const ArchSpec& arch) {
+  const std::string& t = arch.l1_store_hit;
+  if (t == "sector" || t == "line") return t == "line";
+  throw InputError(fmt::format("{}: l1.store_hit = \"{}\" is unknown (known: sector, line)", arch.name, t));
 }
 
 StorePolicy store_policy_of(const ArchSpec& arch) {
@@ -96,6 +103,7 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
   h.nc_counts_as_global = volta;
   h.store = store_policy_of(arch);
   h.local_write_back = arch.l1_local_write_back && arch.l1_caches_local;
+  h.store_hits_whole_line = store_hits_whole_line_of(arch);
 
   // L1 capacity: unified array minus shared (2.x, 3.x, 7.0+), else the fixed L1 (5.x, 6.x).
   h.shared_capacity = shared_capacity_of(arch, cfg);
@@ -143,6 +151,10 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
   if (l2_lines == 0) h.l2_bytes = 0;
   h.dram_sector_bytes = arch.l2_sector;
   h.l2_fill_sectors = std::max(1, arch.l2_fill_bytes / arch.l2_sector);
+  if (arch.l2_partitions < 1 || arch.l2_partitions > memory::kMaxL2Partitions)
+    throw InputError(fmt::format("{}: l2.partitions = {} is outside 1..{}", arch.name, arch.l2_partitions,
+                                 memory::kMaxL2Partitions));
+  h.l2_partitions = arch.l2_partitions;
   return h;
 }
 

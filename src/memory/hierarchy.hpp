@@ -35,6 +35,7 @@ struct Hierarchy {
   bool nc_counts_as_global = false;  // 7.0+: LDG.CONSTANT is pipe_lsu global traffic for Nsight Compute
   StorePolicy store = StorePolicy::Invalidate;
   bool local_write_back = false;     // 2.x/3.x: local stores allocate in L1 and write back on eviction
+  bool store_hits_whole_line = false; // 9.0: a store whose line tag is present hits in every sector (l1.store_hit)
 
   // separate read-only caches (3.5/3.7)
   int readonly_partitions = 0;
@@ -45,6 +46,7 @@ struct Hierarchy {
   CacheConfig l2;
   int dram_sector_bytes = 32;        // DRAM traffic per L2 sector filled or written back
   int l2_fill_sectors = 1;           // sectors an L2 read miss fetches (aligned group; 2 = 64 B promotion)
+  int l2_partitions = 1;             // L2 partitions keeping their own promoted sectors (memory/promoted_sectors.hpp)
 
   static Hierarchy resolve(const ArchSpec& arch, const MemoryConfig& config);
 };

@@ -44,12 +44,13 @@ struct MemorySystem::Impl {
   std::vector<Cache> l1;        // per SM (empty when there is no L1)
   std::vector<Cache> readonly;  // per SM x partition (3.5/3.7)
   std::vector<Cache> l2;        // zero or one
-  // L2 sectors filled by promotion and not requested since: ncu counts the first
-  // request for one as a miss (lookup_miss_data_promoted) though no DRAM read follows.
+  // L2 sectors filled by promotion and not requested since, per L2 partition
+  // (memory/promoted_sectors.hpp).
   // A hashed bit table (2^24 bits): constant cost per access; a collision only
   // misclassifies one hit.
   std::vector<std::uint64_t> l2_promoted;
   bool l2_promoted_any = false;
+  int l2_partition = 0;  // L2 partition of the SM whose record is in flight
   static std::uint64_t promoted_slot(std::uint64_t line, unsigned sector) {
     return ((line * 8 + sector) * 0x9E3779B97F4A7C15ull) >> 40;  // 24 bits
   }

@@ -344,13 +344,14 @@ TEST(Kernels, SmOutOfRangeIsAnError) {
 
 namespace warpscope::test {
 namespace {
-// validation/h100/cache (gather): the H100 reads DRAM in 64 B pieces, and the
-// first request for the promoted partner sector is a miss without a DRAM read.
+// validation/h100/cache (gather): the H100 reads DRAM in 64 B pieces; the
+// first request for the promoted partner sector from the other L2 partition is
+// a miss without a DRAM read (promoted_partition_test.cpp: from the same one, a hit).
 TEST(Volta, SectorPromotionOn90) {
   auto m = memory("sm_90");
   m->access(one_lane(kBase + 0x2000), 0);        // sector 0: miss, DRAM reads sectors 0 and 1
   EXPECT_EQ(m->kernel_counters().dram_read_bytes, 64u);
-  m->access(one_lane(kBase + 0x2000 + 32), 1);   // sector 1 on another SM: L2 lookup miss, no DRAM read
+  m->access(one_lane(kBase + 0x2000 + 32), 1);   // sector 1 from SM 1 (partition 1): lookup miss, no DRAM read
   EXPECT_EQ(m->kernel_counters().l2_read_sector_hits, 0u);
   EXPECT_EQ(m->kernel_counters().dram_read_bytes, 64u);
   m->access(one_lane(kBase + 0x2000 + 32), 2);   // then it is an ordinary hit

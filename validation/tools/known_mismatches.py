@@ -14,24 +14,33 @@ REASONS = [
      "L1 merges partial-sector stores of several instructions before they reach L2 (sub-word, "
      "misaligned, AoS, local read-modify-write): the H100 sends fewer write requests than the "
      "model's one per store instruction, a number that varies between runs"),
-    (("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit", "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss",
-      "l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_hit"),
-     "store hits: the H100 counts a store to a sector an earlier store is still merging as a hit; "
-     "the model's write-through L1 has no store buffer"),
+    (("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit", "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss"),
+     "store hits above the H100: the model counts every sector of a store to a line whose tag is "
+     "present (l1.store_hit = line), an upper bound; the H100 misses stores that reach a line while "
+     "its allocation is still in flight (neighbouring warps storing back to back), which the untimed "
+     "model cannot see"),
+    (("l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_hit",),
+     "local store hits: the H100 counts 41% of the local stores of the spilling kernel as hits, the "
+     "model none (its local lines do not stay in L1 between the stores); not understood"),
     (("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld"),
      "shared accesses of a reduction contend with other warps' accesses in flight: ncu adds those "
      "wavefronts as bank conflicts; the same instructions alone match exactly (validation/h100/rules)"),
     (("lts__t_requests_srcunit_tex_op_read", "lts__t_sectors_srcunit_tex_op_read",
       "lts__t_sectors_srcunit_tex_op_read_lookup_hit"),
-     "L1 merges misses of several instructions to one sector while the first is in flight (loads "
-     "of the same line back to back, sub-sector loads, local memory); the model sends each miss to L2"),
+     "L2 reads merged before the L2 lookup while an earlier request is in flight: in L1 (c_ldcg4_reuse4: "
+     "four .cg loads of a line, one L2 request) and in the H100's L2 request coalescer (lrc__ metrics; "
+     "sgemm: CTAs reading the same tile together, 50-65% of the L1 misses reach L2); the untimed "
+     "model sends every L1 miss. Local memory and the promoted sectors of misaligned loads (which "
+     "SM pairs share an L2 partition is assumed) add a few points"),
     (("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss"),
      "L1 hit rate outside 5 points: warp interleaving decides reuse here and the model's issue order "
      "is an approximation"),
     (("dram__bytes_read", "dram__bytes_write", "dram__sectors_read", "dram__sectors_write"),
-     "DRAM traffic beyond the kernel's data (instruction/constant fetches, write-backs of other "
-     "data) or L2 sector promotion the model does not predict"),
+     "DRAM traffic the model does not have: partially written L2 sectors written back during the "
+     "kernel, each read first (store-only kernels: DRAM read minus the ~3 KB floor = DRAM write, "
+     "g_st4_stride32 235,776 / 234,752 B), global reductions reading 1.5x their sectors (g_red_add4_*), "
+     "local-memory spills, instruction/constant fetches beyond the 8 KB slack"),
 ]
 
 
