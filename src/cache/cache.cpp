@@ -9,7 +9,7 @@
 //
 // Lookups scan the set's line addresses (branch-free, vectorised) when a set
 // has at most kScanWays ways; wider sets (the 7.0+ L1 is modelled as 4 sets of
-// up to 512 ways) go through an open-addressing line index instead.
+// up to 512 ways) scan 16-bit fingerprints instead (cache/way_fingerprints.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "cache/big_buffer.hpp"
-#include "cache/line_index.hpp"
 #include "cache/set_order.hpp"
+#include "cache/way_fingerprints.hpp"
 #include "warpscope/cache.hpp"
 
 namespace warpscope {
@@ -74,7 +74,7 @@ struct Cache::Impl {
   cache::BigBuffer store;              // sets blocks
   cache::BigArray<LineBytes> partial;  // sets * ways when cfg.byte_masks (valid where kPartial)
   cache::SetOrder order;
-  cache::LineIndex index;              // when ways > kScanWays
+  cache::WayFingerprints fingerprints;  // when ways > kScanWays
 
   explicit Impl(const CacheConfig& c) : cfg(c) {
     if (c.line_bytes < 8 || c.line_bytes > 128 || !is_pow2(static_cast<std::uint64_t>(c.line_bytes)))
@@ -108,7 +108,7 @@ struct Cache::Impl {
       order.reset(set, slots_of(set));
     }
     if (c.byte_masks) partial = cache::BigArray<LineBytes>(n, LineBytes{});
-    if (ways > kScanWays) index = cache::LineIndex(n);
+    if (ways > kScanWays) fingerprints = cache::WayFingerprints(sets, ways);
   }
 
   std::uint64_t* tags_of(std::uint32_t set) const {
@@ -134,7 +134,7 @@ struct Cache::Impl {
     std::uint64_t* tags;        // the set's line addresses
     Slot* base;                 // the set's slots
     std::uint16_t way;          // kNone: absent
-    std::uint64_t index_pos;    // line index: where an insert goes (absent lines)
+    std::uint16_t fingerprint;  // wide sets: the line's fingerprint
     std::size_t slot(std::uint32_t ways_per_set) const { return std::size_t{set} * ways_per_set + way; }
   };
 
@@ -144,13 +144,16 @@ struct Cache::Impl {
     l.tags = tags_of(l.set);
     l.base = slots_of(l.set);
     l.way = cache::kNone;
-    l.index_pos = 0;
-    if (index.enabled()) {
-      const std::uint32_t slot = index.find(line, l.index_pos);
-      if (slot != cache::LineIndex::kNotFound)
-        l.way = static_cast<std::uint16_t>(slot - std::size_t{l.set} * ways);
+    l.fingerprint = 0;
+    if (fingerprints.enabled()) {
+      l.fingerprint = cache::WayFingerprints::of(line);
+      l.way = fingerprints.find(l.set, l.fingerprint, line, l.tags, cache::kNone);
       return l;
     }
+    // The slots and the order header are read right after the scan (the
+    // victim, its neighbours): ask for every line of the block at once so that
+    // their host-cache misses overlap instead of following one another.
+    prefetch_block(l.set);
     // Branch-free scan: the position of a match in a set is unpredictable.
     std::uint32_t match = 0;
     for (std::uint32_t w = 0; w < ways; ++w) match |= static_cast<std::uint32_t>(l.tags[w] == line) << w;
@@ -165,13 +168,13 @@ struct Cache::Impl {
   }
 
   // What `line` touches whatever the outcome: scanned sets, the whole set
-  // block; indexed sets, the index slot, the way a miss would take and the
-  // head of the replacement order (the set header names both without a host
-  // cache miss).
+  // block; wide sets, the way a miss would take and the head of the
+  // replacement order (the set header names both without a host cache miss).
+  // Not the fingerprints: a scattered warp's 32 lines share few sets, and 16
+  // prefetches per line for the same rows measured no better than none.
   void prefetch(std::uint64_t line) const {
     const std::uint32_t set = set_of(line);
-    if (index.enabled()) {
-      index.prefetch(line);
+    if (fingerprints.enabled()) {
       const std::uint16_t victim = next_victim(set);
       __builtin_prefetch(tags_of(set) + victim, 1);
       __builtin_prefetch(slots_of(set) + victim, 1);
@@ -179,6 +182,10 @@ struct Cache::Impl {
       if (head != cache::kNone) __builtin_prefetch(slots_of(set) + head, 1);
       return;
     }
+    prefetch_block(set);
+  }
+  void prefetch_block(std::uint32_t set) const {
+    __builtin_prefetch(order.header(set), 1);
     const auto first = reinterpret_cast<std::uintptr_t>(store.data() + set * stride) & ~std::uintptr_t{63};
     const auto last = reinterpret_cast<std::uintptr_t>(store.data() + set * stride + stride - 1);
     for (std::uintptr_t a = first; a <= last; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
@@ -212,23 +219,18 @@ struct Cache::Impl {
   // victim's dirty data goes to `evicted`); `l.way` becomes that way.
   Slot& allocate(Lookup& l, std::uint64_t line, bool evict_first, Eviction& evicted) {
     std::uint16_t way = order.first_invalid(l.set);
-    std::uint64_t old = kEmptyTag;
     if (way == cache::kNone) {
       way = order.last_valid(l.set, l.base);
       if (cfg.replacement == Replacement::Random && (l.base[way].flags & kEvictFirst) == 0)
         way = static_cast<std::uint16_t>(next_random() % ways);
-      old = l.tags[way];
-      if (l.base[way].dirty != 0) evicted = eviction_of(old, l.base[way], std::size_t{l.set} * ways + way);
+      if (l.base[way].dirty != 0) evicted = eviction_of(l.tags[way], l.base[way], std::size_t{l.set} * ways + way);
     }
     l.way = way;
     Slot& st = l.base[way];
     l.tags[way] = line;
     st.valid = st.dirty = 0;
     st.flags = evict_first ? kEvictFirst : 0;
-    if (index.enabled()) {
-      index.insert_at(l.index_pos, line, static_cast<std::uint32_t>(l.slot(ways)));  // before any erase
-      if (old != kEmptyTag) index.erase(old);
-    }
+    if (fingerprints.enabled()) fingerprints.set(l.set, way, l.fingerprint);
     order.install(l.set, l.base, way, evict_first);
     return st;
   }
@@ -323,7 +325,7 @@ struct Cache::Impl {
     Slot& st = l.base[l.way];
     Eviction e;
     if (st.dirty != 0) e = eviction_of(line, st, l.slot(ways));
-    if (index.enabled()) index.erase(line);
+    if (fingerprints.enabled()) fingerprints.clear(l.set, l.way);
     l.tags[l.way] = kEmptyTag;
     st.valid = st.dirty = st.flags = 0;
     order.release(l.set, l.base, l.way);
@@ -340,7 +342,7 @@ struct Cache::Impl {
       }
       order.reset(set, l);
     }
-    index.clear();
+    if (fingerprints.enabled()) fingerprints.clear_all();
   }
 
   template <typename Fn>
