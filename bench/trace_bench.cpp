@@ -1,7 +1,8 @@
 // Native trace throughput: writing and reading records (records/s, and MB/s
 // of the compressed file), and how compact the file is, for coalesced,
-// strided and random warps. BM_TraceRead decodes chunks on one thread per
-// core (wall-clock time); BM_TraceRead1Thread on the reading thread only.
+// strided and random warps. BM_TraceRead reads by batches (next_batch),
+// BM_TraceReadRecords record by record (next), each with threads:1 (decoding
+// on the reading thread), 2 and 0 (one decoding thread per core); wall-clock time.
 //   build/release/bench/warpscope_bench --benchmark_filter=BM_Trace
 // BM_TraceRoundTrip100M writes and reads back 10^8 records and reports the
 // file size and the process's peak RSS (bounded memory whatever the trace
@@ -142,18 +143,34 @@ void BM_TraceWrite(benchmark::State& state, Shape shape) {
   std::filesystem::remove(path);
 }
 
-// threads: TraceReadOptions::threads (0: one decoding thread per core, at most 8).
-void read_trace(benchmark::State& state, Shape shape, int threads) {
+enum class ReadApi { Batch, Record };
+
+// Reads the trace whole, by batches (next_batch: compact records, lane 31
+// computed from base + stride or looked up) or record by record (next: all
+// 32 lanes expanded into a WarpAccess). state.range(0) is
+// TraceReadOptions::threads (0: one decoding thread per core, at most 16).
+void read_trace(benchmark::State& state, Shape shape, ReadApi api) {
   const auto path = temp_path("read");
   write_trace(path, shape, kRecords);
   const auto file = std::filesystem::file_size(path);
   TraceReadOptions options;
-  options.threads = threads;
+  options.threads = static_cast<int>(state.range(0));
   for (auto _ : state) {
     auto src = open_trace(path, options);
-    WarpAccess r;
-    std::uint64_t sum = 0;
-    while (src->next(r)) sum += r.addr[31];
+    std::uint64_t sum = 0, count = 0;
+    if (api == ReadApi::Batch) {
+      for (auto batch = src->next_batch(); !batch.empty(); batch = src->next_batch()) {
+        for (const PackedAccess& r : batch) sum += r.address(31);
+        count += batch.size();
+      }
+    } else {
+      WarpAccess r;
+      while (src->next(r)) {
+        sum += r.addr[31];
+        ++count;
+      }
+    }
+    if (count != kRecords) state.SkipWithError("record count mismatch");
     benchmark::DoNotOptimize(sum);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kRecords));
@@ -170,15 +187,22 @@ BENCHMARK_CAPTURE(BM_TraceWrite, coalesced, Shape::Coalesced)->Unit(benchmark::k
 BENCHMARK_CAPTURE(BM_TraceWrite, strided, Shape::Strided)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TraceWrite, random, Shape::Random)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TraceWrite, transpose, Shape::Transpose)->Unit(benchmark::kMillisecond);
-void BM_TraceRead(benchmark::State& state, Shape shape) { read_trace(state, shape, 0); }
-void BM_TraceRead1Thread(benchmark::State& state, Shape shape) { read_trace(state, shape, 1); }
+void BM_TraceRead(benchmark::State& state, Shape shape) { read_trace(state, shape, ReadApi::Batch); }
+void BM_TraceReadRecords(benchmark::State& state, Shape shape) { read_trace(state, shape, ReadApi::Record); }
 
-BENCHMARK_CAPTURE(BM_TraceRead, coalesced, Shape::Coalesced)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_TraceRead, strided, Shape::Strided)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_TraceRead, random, Shape::Random)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_TraceRead, transpose, Shape::Transpose)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_TraceRead1Thread, coalesced, Shape::Coalesced)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_TraceRead1Thread, random, Shape::Random)->Unit(benchmark::kMillisecond);
+// threads:1, 2 and 0 (the default); wall-clock time, as with threads != 1 the
+// decoding runs on worker threads.
+void thread_counts(benchmark::internal::Benchmark* b) {
+  b->ArgName("threads")->Arg(1)->Arg(2)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+BENCHMARK_CAPTURE(BM_TraceRead, coalesced, Shape::Coalesced)->Apply(thread_counts);
+BENCHMARK_CAPTURE(BM_TraceRead, strided, Shape::Strided)->Apply(thread_counts);
+BENCHMARK_CAPTURE(BM_TraceRead, random, Shape::Random)->Apply(thread_counts);
+BENCHMARK_CAPTURE(BM_TraceRead, transpose, Shape::Transpose)->Apply(thread_counts);
+BENCHMARK_CAPTURE(BM_TraceReadRecords, coalesced, Shape::Coalesced)->Apply(thread_counts);
+BENCHMARK_CAPTURE(BM_TraceReadRecords, strided, Shape::Strided)->Apply(thread_counts);
+BENCHMARK_CAPTURE(BM_TraceReadRecords, random, Shape::Random)->Apply(thread_counts);
+BENCHMARK_CAPTURE(BM_TraceReadRecords, transpose, Shape::Transpose)->Apply(thread_counts);
 
 double peak_rss_mb() {
   std::ifstream f("/proc/self/status");
@@ -200,9 +224,8 @@ void BM_TraceRoundTrip100M(benchmark::State& state) {
     write_trace(path, Shape::Transpose, n);
     const auto t1 = std::chrono::steady_clock::now();
     auto src = open_trace(path);
-    WarpAccess r;
     std::uint64_t count = 0;
-    while (src->next(r)) ++count;
+    for (auto batch = src->next_batch(); !batch.empty(); batch = src->next_batch()) count += batch.size();
     const auto t2 = std::chrono::steady_clock::now();
     if (count != n) state.SkipWithError("record count mismatch");
     file = src->file_size();

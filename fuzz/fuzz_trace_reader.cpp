@@ -2,7 +2,8 @@
 // open_trace does). Each input is read four ways: as it is, in recovery mode,
 // with every native block checksum made right (so mutations reach the zstd
 // and record decoders instead of stopping at the checksum), and as a raw
-// uncompressed chunk fed to the record decoder. TraceError and InputError are
+// uncompressed chunk fed to the record decoder; the first three both record by
+// record and by batches, which must agree. TraceError and InputError are
 // the only exceptions allowed out of the library; a record that breaks the
 // reader's promises (undeclared kernel, nonzero inactive lane, bad size) is a
 // bug too.
@@ -28,27 +29,68 @@ void check_record(const WarpAccess& r, std::size_t kernels) {
     if (!r.active.test(l) && r.addr[static_cast<unsigned>(l)] != 0) std::abort();
 }
 
-void read(std::string_view bytes, bool recover) {
+// What a read returned: the records (hashed), their count and the error.
+struct Outcome {
+  std::uint64_t records = 0, hash = 0;
+  std::string error;
+  friend bool operator==(const Outcome&, const Outcome&) = default;
+};
+
+void mix(std::uint64_t& h, std::uint64_t v) {
+  h = (h ^ v) * 0x100000001b3ull;
+}
+
+void hash_record(std::uint64_t& h, const WarpAccess& r) {
+  mix(h, r.pc);
+  mix(h, std::uint64_t{r.kernel} << 32 | r.cta);
+  mix(h, std::uint64_t{r.warp} << 16 | static_cast<std::uint16_t>(r.sm));
+  mix(h, static_cast<std::uint64_t>(r.space) | static_cast<std::uint64_t>(r.op) << 8 | std::uint64_t{r.size} << 16 |
+             static_cast<std::uint64_t>(r.cache) << 24 | std::uint64_t{r.active.bits()} << 32);
+  for (std::uint64_t a : r.addr) mix(h, a);
+}
+
+// Reads record by record (next) or by batches (next_batch); both must agree.
+Outcome read(std::string_view bytes, bool recover, bool batches) {
   TraceReadOptions options;
   options.recover = recover;
+  Outcome out;
   try {
     auto src = open_trace_buffer(bytes, "fuzz.trace", options);
     WarpAccess r;
-    std::uint64_t n = 0;
-    while (src->next(r)) {
-      check_record(r, src->kernels().size());
-      ++n;
+    if (batches) {
+      for (auto batch = src->next_batch(); !batch.empty(); batch = src->next_batch())
+        for (const PackedAccess& p : batch) {
+          p.expand(r);
+          for (int l = 0; l < kWarpSize; ++l)
+            if (p.address(l) != r.addr[static_cast<unsigned>(l)]) std::abort();
+          check_record(r, src->kernels().size());
+          hash_record(out.hash, r);
+          ++out.records;
+        }
+    } else {
+      while (src->next(r)) {
+        check_record(r, src->kernels().size());
+        hash_record(out.hash, r);
+        ++out.records;
+      }
     }
     const TraceSummary s = src->summary();
-    if (s.records != n) std::abort();
+    if (s.records != out.records) std::abort();
     if (s.recovered && !recover) std::abort();
     if (src->bytes_read() > bytes.size()) std::abort();
   } catch (const TraceError& e) {
     // One line naming the file.
     if (std::strchr(e.what(), '\n') != nullptr) std::abort();
     if (std::string_view(e.what()).substr(0, 10) != "fuzz.trace") std::abort();
-  } catch (const InputError&) {
+    out.error = e.what();
+  } catch (const InputError& e) {
+    out.error = e.what();
   }
+  return out;
+}
+
+void read(std::string_view bytes, bool recover) {
+  if (read(bytes, recover, false) != read(bytes, recover, true)) std::abort();
 }
 
 }  // namespace
@@ -62,12 +104,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (fixed != bytes) read(fixed, false);
 
   // The record decoder alone: byte 0 is the number of declared kernels.
+  // Decoded in both forms in step, which must agree.
   if (size > 0) {
-    trace::RecordDecoder decoder;
+    trace::RecordDecoder decoder, packed_decoder;
     decoder.start(data + 1, size - 1, data[0]);
-    WarpAccess r;
-    while (!decoder.at_end() && decoder.decode(r)) {
+    packed_decoder.start(data + 1, size - 1, data[0]);
+    WarpAccess r, expanded;
+    PackedAccess p;
+    std::uint64_t lanes[kWarpSize];
+    while (!decoder.at_end()) {
+      const bool ok = decoder.decode(r);
+      if (packed_decoder.decode(p, lanes) != ok) std::abort();
+      if (!ok) break;
       check_record(r, data[0]);
+      p.expand(expanded);
+      std::uint64_t a = 0, b = 0;
+      hash_record(a, r);
+      hash_record(b, expanded);
+      if (a != b || decoder.consumed() != packed_decoder.consumed()) std::abort();
       if (decoder.consumed() > size - 1) std::abort();
     }
   }

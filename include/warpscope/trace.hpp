@@ -6,15 +6,18 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "warpscope/error.hpp"
+#include "warpscope/packed_access.hpp"
 #include "warpscope/warp_access.hpp"
 
 namespace warpscope {
@@ -82,10 +85,24 @@ class TraceSource {
   virtual ~TraceSource() = default;
   // Fills rec and returns true, or returns false at the end. Throws TraceError.
   virtual bool next(WarpAccess& rec) = 0;
+  // The next records in file order, at least one, or an empty span at the end;
+  // the fast way to read (a native reader returns the rest of a decoded chunk
+  // without copying). The records, and the lanes they point to, stay valid
+  // until the next call of next() or next_batch(). Mixes with next(): each
+  // returns the records after those the other returned. Throws TraceError,
+  // after the same records as next() would have returned.
+  virtual std::span<const PackedAccess> next_batch();
   virtual const std::vector<KernelInfo>& kernels() const = 0;
   virtual std::uint64_t bytes_read() const = 0;  // for progress
   virtual std::uint64_t file_size() const = 0;   // 0 when unknown (a pipe)
   virtual TraceSummary summary() const { return {}; }
+
+ private:
+  // next_batch() of sources without their own: records read by next(), packed,
+  // and the error that ended the last batch, thrown at the next call.
+  std::vector<PackedAccess> batch_records_;
+  std::vector<std::uint64_t> batch_lanes_;
+  std::exception_ptr batch_error_;
 };
 
 class TraceSink {
@@ -120,7 +137,7 @@ struct TraceReadOptions {
   bool recover = false;
   // Native traces: threads that decode chunks (checksum, zstd, records) ahead
   // of the records returned, 2 x threads chunks in flight; 1 decodes on the
-  // calling thread; 0 picks the number of cores (at most 8). Results and
+  // calling thread; 0 picks the number of cores (at most 16). Results and
   // errors do not depend on it.
   int threads = 0;
 };

@@ -97,48 +97,53 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
   std::int64_t current_kernel = -1;
   std::vector<std::int8_t> selected;  // per trace kernel id: -1 unknown, 0 no, 1 yes
   std::uint64_t next_progress = 0;
-  while (trace.next(rec)) {
-    ++out.records_read;
+  // Records come by the chunk (next_batch, no copy); each is expanded to the
+  // WarpAccess the memory system takes only once its kernel is selected.
+  for (auto batch = trace.next_batch(); !batch.empty(); batch = trace.next_batch()) {
+    out.records_read += batch.size();
     if (progress && trace.bytes_read() >= next_progress) {
       progress(trace.bytes_read(), trace.file_size());
       next_progress = trace.bytes_read() + (1u << 22);
     }
-    if (rec.kernel >= selected.size()) selected.resize(rec.kernel + 1u, -1);
-    const KernelInfo* info = nullptr;
-    if (selected[rec.kernel] < 0 || static_cast<std::int64_t>(rec.kernel) != current_kernel)
-      for (const auto& k : trace.kernels())
-        if (k.id == rec.kernel) info = &k;
-    if (selected[rec.kernel] < 0) {
-      const bool take = !options.kernel_filter || (info && std::regex_search(info->name, *options.kernel_filter));
-      selected[rec.kernel] = take ? 1 : 0;
-      if (take)
+    for (const PackedAccess& packed : batch) {
+      if (packed.kernel >= selected.size()) selected.resize(packed.kernel + 1u, -1);
+      const KernelInfo* info = nullptr;
+      if (selected[packed.kernel] < 0 || static_cast<std::int64_t>(packed.kernel) != current_kernel)
+        for (const auto& k : trace.kernels())
+          if (k.id == packed.kernel) info = &k;
+      if (selected[packed.kernel] < 0) {
+        const bool take = !options.kernel_filter || (info && std::regex_search(info->name, *options.kernel_filter));
+        selected[packed.kernel] = take ? 1 : 0;
+        if (take)
+          for (auto& r : runs) {
+            if (r->kernel_slot.size() <= packed.kernel) r->kernel_slot.resize(packed.kernel + 1u, 0);
+            KernelResult kr;
+            if (info) kr.info = *info;
+            kr.info.id = packed.kernel;
+            r->result.kernels.push_back(std::move(kr));
+            r->kernel_slot[packed.kernel] = r->result.kernels.size();
+          }
+      }
+      if (selected[packed.kernel] == 0) continue;
+      ++out.records_analyzed;
+      packed.expand(rec);
+      if (static_cast<std::int64_t>(packed.kernel) != current_kernel) {
+        current_kernel = packed.kernel;
         for (auto& r : runs) {
-          if (r->kernel_slot.size() <= rec.kernel) r->kernel_slot.resize(rec.kernel + 1u, 0);
-          KernelResult kr;
-          if (info) kr.info = *info;
-          kr.info.id = rec.kernel;
-          r->result.kernels.push_back(std::move(kr));
-          r->kernel_slot[rec.kernel] = r->result.kernels.size();
-        }
-    }
-    if (selected[rec.kernel] == 0) continue;
-    ++out.records_analyzed;
-    if (static_cast<std::int64_t>(rec.kernel) != current_kernel) {
-      current_kernel = rec.kernel;
-      for (auto& r : runs) {
-        if (r->interleaver) r->interleaver->flush();
-        r->interleaver.reset();
-        if (options.interleave_warps && rec.sm < 0) {
-          KernelInfo k = info ? *info : KernelInfo{};
-          ArchRun* run = r.get();
-          r->interleaver = std::make_unique<WarpInterleaver>(
-              wave_ctas(*r->arch, k, r->memory->num_sms()), [run](const WarpAccess& x) { run->process(x); });
+          if (r->interleaver) r->interleaver->flush();
+          r->interleaver.reset();
+          if (options.interleave_warps && packed.sm < 0) {
+            KernelInfo k = info ? *info : KernelInfo{};
+            ArchRun* run = r.get();
+            r->interleaver = std::make_unique<WarpInterleaver>(
+                wave_ctas(*r->arch, k, r->memory->num_sms()), [run](const WarpAccess& x) { run->process(x); });
+          }
         }
       }
-    }
-    for (auto& r : runs) {
-      if (r->interleaver) r->interleaver->push(rec);
-      else r->process(rec);
+      for (auto& r : runs) {
+        if (r->interleaver) r->interleaver->push(rec);
+        else r->process(rec);
+      }
     }
   }
   for (auto& r : runs) {

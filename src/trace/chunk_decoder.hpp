@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "warpscope/warp_access.hpp"
+#include "warpscope/packed_access.hpp"
 
 namespace warpscope::trace {
 
@@ -35,7 +35,11 @@ struct ChunkJob {
   // Output.
   std::exception_ptr error;            // checksum / framing / zstd: thrown before any record
   std::uint32_t count = 0;             // records the chunk declares
-  std::vector<WarpAccess> records;     // decoded records (the first `good` are valid)
+  std::vector<PackedAccess> records;   // decoded records (the first `good` are valid)
+  // The lanes of records stored as deltas: room for 32 per record, so it is
+  // never reallocated while records point into it.
+  std::unique_ptr<std::uint64_t[]> lanes;
+  std::size_t lanes_capacity = 0;
   std::uint32_t good = 0;
   std::string record_error;            // why record `good` (0-based) is bad, or "" (all good)
   std::vector<std::uint8_t> data;      // scratch: the decompressed chunk

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "trace/encoding.hpp"
+#include "warpscope/packed_access.hpp"
 #include "warpscope/trace.hpp"
 #include "warpscope/warp_access.hpp"
 
@@ -89,12 +90,19 @@ class RecordEncoder {
   CodecState state_;
 };
 
+// Whether the active lanes of r sit at base + stride x (lane - lowest lane)
+// (true with stride 0 for one active lane or none); sets stride.
+bool lane_stride(const WarpAccess& r, std::int64_t& stride);
+
 // Decodes records from an uncompressed chunk. On malformed input decode()
 // returns false and error() says why.
 class RecordDecoder {
  public:
   void start(const std::uint8_t* data, std::size_t size, std::uint32_t kernel_count);
   bool decode(WarpAccess& rec);
+  // The compact form; a record stored as lane deltas gets its active lanes'
+  // addresses written to `lanes` (room for 32) and pointing there.
+  bool decode(PackedAccess& rec, std::uint64_t* lanes);
   const char* error() const { return error_; }
   std::size_t consumed() const { return static_cast<std::size_t>(p_ - begin_); }
   bool at_end() const { return p_ == end_; }
@@ -105,6 +113,7 @@ class RecordDecoder {
     return false;
   }
   CodecState state_;
+  std::array<std::uint64_t, kWarpSize> lanes_{};  // decode(WarpAccess&)'s scratch
   const std::uint8_t* begin_ = nullptr;
   const std::uint8_t* p_ = nullptr;
   const std::uint8_t* end_ = nullptr;

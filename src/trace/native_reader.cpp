@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <deque>
+#include <span>
 #include <vector>
 
 #include "trace/chunk_decoder.hpp"
@@ -43,27 +45,24 @@ class NativeReader final : public TraceSource {
   NativeReader& operator=(const NativeReader&) = delete;
 
   bool next(WarpAccess& rec) override {
-    for (;;) {
-      if (cur_ != nullptr) {
-        if (streaming_) {
-          if (pos_ < cur_->count) {
-            decode_streamed(rec);
-            return true;
-          }
-        } else if (pos_ < cur_->good) {
-          rec = cur_->records[pos_++];
-          ++summary_.records;
-          return true;
-        } else if (!cur_->record_error.empty()) {
-          fail(cur_->at, cur_->record_error);
-        }
-        free_.push_back(std::move(cur_));
-      }
-      if (!next_chunk()) {
-        show_kernels(kernels_.size());  // kernel blocks after the last chunk
-        return false;
-      }
+    if (!make_records_current()) return false;
+    if (streaming_) {
+      decode_streamed(rec);
+    } else {
+      cur_->records[pos_++].expand(rec);
+      ++summary_.records;
     }
+    return true;
+  }
+
+  // The rest of the current chunk's decoded records, as they are (no copy).
+  std::span<const PackedAccess> next_batch() override {
+    if (!make_records_current()) return {};
+    if (streaming_) return decode_streamed_batch();
+    const std::uint32_t from = pos_;
+    pos_ = cur_->good;
+    summary_.records += pos_ - from;
+    return {cur_->records.data() + from, pos_ - from};
   }
 
   const std::vector<KernelInfo>& kernels() const override { return visible_; }
@@ -225,6 +224,24 @@ class NativeReader final : public TraceSource {
     }
   }
 
+  // Makes current a chunk with records left to return; false at the end.
+  // Throws a chunk's record error once the records before it are returned.
+  // Recycles the previous chunk: what next_batch() returned is gone.
+  bool make_records_current() {
+    for (;;) {
+      if (cur_ != nullptr) {
+        if (streaming_ && !stream_error_.empty()) fail(cur_->at, stream_error_);
+        if (pos_ < (streaming_ ? cur_->count : cur_->good)) return true;
+        if (!cur_->record_error.empty()) fail(cur_->at, cur_->record_error);
+        free_.push_back(std::move(cur_));
+      }
+      if (!next_chunk()) {
+        show_kernels(kernels_.size());  // kernel blocks after the last chunk
+        return false;
+      }
+    }
+  }
+
   // Makes the next chunk in file order current; false at the end.
   bool next_chunk() {
     read_ahead();
@@ -244,6 +261,7 @@ class NativeReader final : public TraceSource {
     show_kernels(cur_->kernel_count);
     pos_ = 0;
     streaming_ = cur_->count > kMaxDecodedChunkRecords;
+    stream_error_.clear();
     if (streaming_) decoder_.start(cur_->data.data(), cur_->data.size(), cur_->kernel_count);
     return true;
   }
@@ -259,9 +277,38 @@ class NativeReader final : public TraceSource {
     const ChunkJob& c = *cur_;
     if (!decoder_.decode(rec))
       fail(c.at, bad_record_message(pos_, c.count, c.at, decoder_.error()));
-    ++summary_.records;
-    if (++pos_ == c.count && !decoder_.at_end())
+    if (++pos_ == c.count && !decoder_.at_end())  // the last record is not returned
       fail(c.at, trailing_bytes_message(c.at, c.data.size() - decoder_.consumed(), c.count));
+    ++summary_.records;
+  }
+
+  // The same for next_batch(): up to kStreamBatch records; an error is thrown
+  // at once if no record precedes it in the batch, else at the next call.
+  std::span<const PackedAccess> decode_streamed_batch() {
+    const ChunkJob& c = *cur_;
+    if (stream_records_.empty()) {
+      stream_records_.resize(kStreamBatch);
+      stream_lanes_.resize(kStreamBatch * kWarpSize);
+    }
+    const std::uint32_t n = std::min<std::uint32_t>(kStreamBatch, c.count - pos_);
+    std::uint32_t good = 0;
+    std::uint64_t* lanes = stream_lanes_.data();
+    for (; good < n; ++good) {
+      PackedAccess& r = stream_records_[good];
+      if (!decoder_.decode(r, lanes)) {
+        stream_error_ = bad_record_message(pos_ + good, c.count, c.at, decoder_.error());
+        break;
+      }
+      if (r.lanes != nullptr) lanes += std::popcount(r.mask);
+    }
+    if (good == n && pos_ + n == c.count && !decoder_.at_end()) {
+      --good;  // the last record is not returned: the chunk is bad
+      stream_error_ = trailing_bytes_message(c.at, c.data.size() - decoder_.consumed(), c.count);
+    }
+    if (good == 0) fail(c.at, stream_error_);
+    pos_ += good;
+    summary_.records += good;
+    return {stream_records_.data(), good};
   }
 
   void finish(std::uint64_t at) {
@@ -293,6 +340,10 @@ class NativeReader final : public TraceSource {
   std::uint32_t pos_ = 0;                   // its next record
   bool streaming_ = false;                  // its records are decoded here, one by one
   RecordDecoder decoder_;                   // (streaming)
+  static constexpr std::uint32_t kStreamBatch = 4096;
+  std::vector<PackedAccess> stream_records_;  // (streaming) next_batch()'s records
+  std::vector<std::uint64_t> stream_lanes_;   // and their lanes
+  std::string stream_error_;                  // (streaming) the error after the last batch
   std::uint64_t chunks_records_ = 0, chunks_ = 0;
   bool ahead_done_ = false;
   bool done_ = false;

@@ -90,33 +90,19 @@ std::uint8_t* RecordEncoder::encode(const WarpAccess& r, std::uint8_t* out) {
 
   AddrMode mode = AddrMode::None;
   if (m != 0) {
-    const int first = std::countr_zero(m);
-    const std::uint64_t base = r.addr[static_cast<unsigned>(first)];
+    const std::uint64_t base = r.addr[static_cast<unsigned>(std::countr_zero(m))];
     std::uint64_t& last_base = s.last_base[(r.pc >> 3) & 255u];
     out = put_varint(out, zigzag(static_cast<std::int64_t>(base - last_base)));
     last_base = base;
-    const std::uint32_t rest = m & (m - 1);
     std::int64_t stride = 0;
-    bool strided = true;
-    if (rest != 0) {
-      const int second = std::countr_zero(rest);
-      const auto d = static_cast<std::int64_t>(r.addr[static_cast<unsigned>(second)] - base);
-      const std::int64_t gap = second - first;
-      strided = d % gap == 0;
-      stride = d / gap;
-      for (std::uint32_t left = rest; strided && left != 0; left &= left - 1) {
-        const int l = std::countr_zero(left);
-        strided = r.addr[static_cast<unsigned>(l)] ==
-                  base + static_cast<std::uint64_t>(stride) * static_cast<std::uint64_t>(l - first);
-      }
-    }
+    const bool strided = lane_stride(r, stride);
     if (strided) {
       mode = AddrMode::Stride;
       out = put_varint(out, zigzag(stride));
     } else {
       mode = AddrMode::Deltas;
       std::uint64_t prev = base;
-      for (std::uint32_t left = rest; left != 0; left &= left - 1) {
+      for (std::uint32_t left = m & (m - 1); left != 0; left &= left - 1) {
         const std::uint64_t a_l = r.addr[static_cast<unsigned>(std::countr_zero(left))];
         out = put_varint(out, zigzag(static_cast<std::int64_t>(a_l - prev)));
         prev = a_l;
@@ -136,6 +122,13 @@ void RecordDecoder::start(const std::uint8_t* data, std::size_t size, std::uint3
 }
 
 bool RecordDecoder::decode(WarpAccess& r) {
+  PackedAccess packed;
+  if (!decode(packed, lanes_.data())) return false;
+  packed.expand(r);
+  return true;
+}
+
+bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   CodecState& s = state_;
   if (p_ == end_) return fail("the chunk data ends before its last record");
   const std::uint8_t tag = *p_++;
@@ -185,12 +178,14 @@ bool RecordDecoder::decode(WarpAccess& r) {
   r.size = static_cast<std::uint8_t>(1u << (s.type_a >> 5));
   r.cache = static_cast<CacheOp>(s.type_b);
   const std::uint32_t m = s.mask;
-  r.active = LaneMask(m);
+  r.mask = m;
+  r.stride = 0;
+  r.lanes = nullptr;
 
   const auto mode = static_cast<AddrMode>(tag >> kAddrModeShift);
   if (m == 0) {
     if (mode != AddrMode::None) return fail("addresses for a record with no active lane");
-    r.addr.fill(0);
+    r.base = 0;
     return true;
   }
   if (mode != AddrMode::Stride && mode != AddrMode::Deltas) return fail("bad address mode");
@@ -198,24 +193,21 @@ bool RecordDecoder::decode(WarpAccess& r) {
   std::uint64_t& last_base = s.last_base[(r.pc >> 3) & 255u];
   const std::uint64_t base = last_base + static_cast<std::uint64_t>(unzigzag(v));
   last_base = base;
-  const int first = std::countr_zero(m);
+  r.base = base;
   if (mode == AddrMode::Stride) {
     if (!get_varint(p_, end_, v)) return fail("bad stride");
-    const auto stride = static_cast<std::uint64_t>(unzigzag(v));
-    for (int i = 0; i < kWarpSize; ++i) {
-      const std::uint64_t keep = 0 - std::uint64_t{(m >> i) & 1u};
-      r.addr[static_cast<unsigned>(i)] = (base + stride * static_cast<std::uint64_t>(i - first)) & keep;
-    }
+    r.stride = unzigzag(v);
     return true;
   }
-  r.addr.fill(0);
-  r.addr[static_cast<unsigned>(first)] = base;
+  lanes[0] = base;
   std::uint64_t prev = base;
+  std::size_t n = 1;
   for (std::uint32_t left = m & (m - 1); left != 0; left &= left - 1) {
     if (!get_varint(p_, end_, v)) return fail("bad lane address delta");
     prev += static_cast<std::uint64_t>(unzigzag(v));
-    r.addr[static_cast<unsigned>(std::countr_zero(left))] = prev;
+    lanes[n++] = prev;
   }
+  r.lanes = lanes;
   return true;
 }
 
