@@ -6,9 +6,13 @@
 //   build/release/bench/warpscope_bench --benchmark_filter=BM_Trace
 // BM_TraceRoundTrip100M writes and reads back 10^8 records and reports the
 // file size and the process's peak RSS (bounded memory whatever the trace
-// size). It takes about a minute and 1 GB of disk in /tmp, so it is
-// registered only when a --benchmark_filter argument names it:
+// size). BM_TraceReadLarge/<shape> reads a 2^25-record trace of each shape by
+// batches with the default threads: sustained reading, without the start-up
+// and pipeline fill that weigh on BM_TraceRead's 2^20-record (6 MB) files.
+// They take a minute or more and up to 1 GB of disk in /tmp, so they are
+// registered only when a --benchmark_filter argument names them:
 //   build/release/bench/warpscope_bench --benchmark_filter=BM_TraceRoundTrip100M
+//   build/release/bench/warpscope_bench --benchmark_filter=BM_TraceReadLarge
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -243,19 +247,58 @@ void BM_TraceRoundTrip100M(benchmark::State& state) {
   std::filesystem::remove(path);
 }
 
+// 2^25 records of one shape, read by batches with one decoding thread per core.
+void BM_TraceReadLarge(benchmark::State& state, Shape shape) {
+  constexpr std::uint64_t n = 1ull << 25;
+  const auto path = temp_path("large");
+  records(shape);
+  write_trace(path, shape, n);
+  const auto file = std::filesystem::file_size(path);
+  for (auto _ : state) {
+    auto src = open_trace(path);
+    std::uint64_t sum = 0, count = 0;
+    for (auto batch = src->next_batch(); !batch.empty(); batch = src->next_batch()) {
+      for (const PackedAccess& r : batch) sum += r.address(31);
+      count += batch.size();
+    }
+    if (count != n) state.SkipWithError("record count mismatch");
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(file));  // compressed input
+  state.counters["file_B/rec"] = static_cast<double>(file) / n;
+  state.counters["peak_RSS_MB"] = peak_rss_mb();
+  std::filesystem::remove(path);
+}
+
 // Registered only when asked for by name (see the top of this file).
-const bool kRoundTripRegistered = [] {
+const bool kLargeRegistered = [] {
   std::ifstream f("/proc/self/cmdline", std::ios::binary);
   std::string arg;
+  bool any = false;
   while (std::getline(f, arg, '\0')) {
-    if (arg.rfind("--benchmark_filter=", 0) == 0 && arg.find("RoundTrip100M") != std::string::npos) {
+    if (arg.rfind("--benchmark_filter=", 0) != 0) continue;
+    if (arg.find("RoundTrip100M") != std::string::npos) {
       benchmark::RegisterBenchmark("BM_TraceRoundTrip100M", BM_TraceRoundTrip100M)
           ->Unit(benchmark::kSecond)
           ->Iterations(1);
-      return true;
+      any = true;
+    }
+    if (arg.find("ReadLarge") != std::string::npos) {
+      const std::pair<const char*, Shape> shapes[] = {{"coalesced", Shape::Coalesced},
+                                                      {"strided", Shape::Strided},
+                                                      {"random", Shape::Random},
+                                                      {"transpose", Shape::Transpose}};
+      for (const auto& [name, shape] : shapes)
+        benchmark::RegisterBenchmark(std::string("BM_TraceReadLarge/").append(name).c_str(),
+                                     [shape = shape](benchmark::State& st) { BM_TraceReadLarge(st, shape); })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime()
+            ->MinTime(1.0);
+      any = true;
     }
   }
-  return false;
+  return any;
 }();
 
 }  // namespace
