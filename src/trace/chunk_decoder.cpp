@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <thread>
 
 #include "trace/native_format.hpp"
 
@@ -103,52 +104,6 @@ void decode_chunk(ChunkJob& job) {
   if (!decoder.at_end()) {
     --job.good;  // the last record is not returned: the chunk is bad
     job.record_error = trailing_bytes_message(job.at, job.data.size() - decoder.consumed(), job.count);
-  }
-}
-
-ChunkWorkers::ChunkWorkers(unsigned threads) {
-  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
-}
-
-ChunkWorkers::~ChunkWorkers() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  work_.notify_all();
-  for (auto& t : threads_) t.join();
-}
-
-void ChunkWorkers::submit(ChunkJob* job) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    job->done = false;
-    queue_.push_back(job);
-  }
-  work_.notify_one();
-}
-
-void ChunkWorkers::wait(ChunkJob* job) {
-  std::unique_lock<std::mutex> lock(mu_);
-  done_.wait(lock, [job] { return job->done; });
-}
-
-void ChunkWorkers::run() {
-  for (;;) {
-    ChunkJob* job = nullptr;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping
-      job = queue_.front();
-      queue_.pop_front();
-    }
-    decode_chunk(*job);
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      job->done = true;
-    }
-    done_.notify_all();
   }
 }
 

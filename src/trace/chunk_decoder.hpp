@@ -8,16 +8,13 @@
 // fails, do not depend on the number of threads.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "trace/job_workers.hpp"
 #include "warpscope/packed_access.hpp"
 
 namespace warpscope::trace {
@@ -53,26 +50,9 @@ std::string trailing_bytes_message(std::uint64_t at, std::size_t left, std::uint
 // Checks, decompresses and decodes job (never throws; errors go into job).
 void decode_chunk(ChunkJob& job);
 
-// A fixed set of worker threads running decode_chunk() in submission order;
-// the caller waits for each job in the same order.
-class ChunkWorkers {
- public:
-  explicit ChunkWorkers(unsigned threads);
-  ~ChunkWorkers();
-  ChunkWorkers(const ChunkWorkers&) = delete;
-  ChunkWorkers& operator=(const ChunkWorkers&) = delete;
-
-  void submit(ChunkJob* job);
-  void wait(ChunkJob* job);
-
- private:
-  void run();
-  std::mutex mu_;
-  std::condition_variable work_, done_;
-  std::deque<ChunkJob*> queue_;
-  bool stop_ = false;
-  std::vector<std::thread> threads_;
-};
+// Worker threads running decode_chunk(); the reader waits for the chunks in
+// submission order.
+using ChunkWorkers = JobWorkers<ChunkJob, decode_chunk>;
 
 // Worker threads a reader uses when TraceReadOptions::threads is 0 (auto).
 unsigned default_decode_threads();

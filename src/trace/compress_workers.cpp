@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <thread>
 
 #include "trace/encoding.hpp"
 #include "trace/native_format.hpp"
@@ -61,52 +62,6 @@ void compress_chunk(CompressJob& job) {
     append_block(job.block, static_cast<std::uint8_t>(BlockType::Chunk), body);
   } catch (...) {
     job.error = std::current_exception();
-  }
-}
-
-CompressWorkers::CompressWorkers(unsigned threads) {
-  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
-}
-
-CompressWorkers::~CompressWorkers() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  work_.notify_all();
-  for (auto& t : threads_) t.join();
-}
-
-void CompressWorkers::submit(CompressJob* job) {
-  {
-    std::lock_guard lock(mu_);
-    job->done = false;
-    queue_.push_back(job);
-  }
-  work_.notify_one();
-}
-
-void CompressWorkers::wait(CompressJob* job) {
-  std::unique_lock lock(mu_);
-  done_.wait(lock, [&] { return job->done; });
-}
-
-void CompressWorkers::run() {
-  for (;;) {
-    CompressJob* job = nullptr;
-    {
-      std::unique_lock lock(mu_);
-      work_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-      if (queue_.empty()) return;
-      job = queue_.front();
-      queue_.pop_front();
-    }
-    compress_chunk(*job);
-    {
-      std::lock_guard lock(mu_);
-      job->done = true;
-    }
-    done_.notify_all();
   }
 }
 

@@ -6,15 +6,12 @@
 // The bytes written do not depend on the number of threads.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <exception>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "trace/job_workers.hpp"
 #include "warpscope/warp_access.hpp"
 
 namespace warpscope::trace {
@@ -40,26 +37,9 @@ void compress_chunk(CompressJob& job);
 // A block of `type` around `body`: type, 3 zero bytes, u32 size, u64 checksum.
 void append_block(std::string& out, std::uint8_t type, std::string_view body);
 
-// A fixed set of worker threads running compress_chunk(); the caller waits for
-// the jobs in submission order.
-class CompressWorkers {
- public:
-  explicit CompressWorkers(unsigned threads);
-  ~CompressWorkers();
-  CompressWorkers(const CompressWorkers&) = delete;
-  CompressWorkers& operator=(const CompressWorkers&) = delete;
-
-  void submit(CompressJob* job);
-  void wait(CompressJob* job);
-
- private:
-  void run();
-  std::mutex mu_;
-  std::condition_variable work_, done_;
-  std::deque<CompressJob*> queue_;
-  bool stop_ = false;
-  std::vector<std::thread> threads_;
-};
+// Worker threads running compress_chunk(); the writer waits for the chunks in
+// submission order.
+using CompressWorkers = JobWorkers<CompressJob, compress_chunk>;
 
 // Worker threads a writer uses when TraceWriteOptions::threads is 0 (auto).
 unsigned default_compress_threads();
