@@ -44,10 +44,12 @@ constexpr int kLineShift = 7;
 constexpr std::uint64_t kLocalTag = 1ull << 63;
 
 // Local addresses are per-thread offsets: make them private to the warp, and
-// apart from every global line.
+// apart from every global line. A warp's local lines stay consecutive, as in
+// the hardware's per-warp local window, so a hashed L1 index spreads them
+// over its sets.
 std::uint64_t local_key(const WarpAccess& rec, std::uint64_t line) {
   const std::uint64_t warp_uid = (std::uint64_t{rec.kernel} << 48) ^ (std::uint64_t{rec.cta} << 16) ^ rec.warp;
-  return kLocalTag | ((line ^ (warp_uid * 0x9E3779B97F4A7C15ull)) & (kLocalTag - 1));
+  return kLocalTag | (((warp_uid << 20) ^ line) & (kLocalTag - 1));
 }
 
 bool evict_first_op(CacheOp op) { return op == CacheOp::Cs || op == CacheOp::Lu; }

@@ -49,8 +49,13 @@ TEST(MemoryConfiguration, Overrides) {
 // 7.0+: the carveout (a percentage of the maximum shared capacity) is rounded
 // up to a supported capacity (seed001 20.7.3); L1 = unified - shared.
 TEST(MemoryConfiguration, CarveoutSetsL1) {
-  EXPECT_EQ(l1_with("sm_90", -1), 256 * KB);  // driver default: no shared memory
-  EXPECT_EQ(l1_with("sm_90", 0), 256 * KB);
+  // The H100's driver default, and its smallest carveout: 32 KB of shared memory
+  // whatever percentage below 15% is asked for (validation/h100/l1_geometry).
+  EXPECT_EQ(l1_with("sm_90", -1), 224 * KB);
+  EXPECT_EQ(l1_with("sm_90", 0), 224 * KB);
+  EXPECT_EQ(l1_with("sm_90", 7), 224 * KB);  // rounds up to 16 KB by seed001 20.7.3, measured 32 KB
+  EXPECT_EQ(l1_with("sm_90", 28), 192 * KB);  // 64 KB shared, measured
+  EXPECT_EQ(l1_with("sm_70", 0), 128 * KB);  // elsewhere 0% is no shared memory (seed001 20.7.3)
   EXPECT_EQ(l1_with("sm_90", 50), 124 * KB);  // 50% of 228 KB = 114 KB -> 132 KB shared
   EXPECT_EQ(l1_with("sm_90", 100), 28 * KB);  // 228 KB shared
   EXPECT_EQ(l1_with("sm_80", 50), 92 * KB);   // seed001 20.7.3: 50% maps to 100 KB on 8.0
@@ -79,8 +84,10 @@ TEST(MemoryConfiguration, L1Geometry) {
   MemoryConfig half;
   half.carveout_percent = 50;
   MemorySystem h100(arch("sm_90"), half);
-  EXPECT_EQ(h100.l1_cache(0)->sets(), 4u);
-  EXPECT_EQ(h100.l1_cache(0)->ways(), 248);  // 124 KB / 128 B / 4 sets
+  // 32 XOR-hashed sets (validation/h100/l1_geometry: modulo indexing is ruled out).
+  EXPECT_EQ(h100.l1_cache(0)->sets(), 32u);
+  EXPECT_EQ(h100.l1_cache(0)->ways(), 31);  // 124 KB / 128 B / 32 sets
+  EXPECT_EQ(h100.l1_cache(0)->config().set_hash, SetHash::XorFold);
   MemorySystem fermi(arch("sm_20"), {});
   EXPECT_EQ(fermi.l1_cache(0)->sets(), 32u);
   EXPECT_EQ(fermi.l1_cache(0)->ways(), 4);

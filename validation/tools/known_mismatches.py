@@ -33,6 +33,11 @@ REASONS = [
      "sgemm: CTAs reading the same tile together, 50-65% of the L1 misses reach L2); the untimed "
      "model sends every L1 miss. Local memory and the promoted sectors of misaligned loads (which "
      "SM pairs share an L2 partition is assumed) add a few points"),
+    (("l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit", "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss"),
+     "local load hits of the spilling kernel: its local lines slightly exceed the 224 KB L1 of the "
+     "driver's default 32 KB carveout; LRU then loses whole sets at once, while the H100 picks its "
+     "victim at random among the oldest lines of a set and keeps part of them "
+     "(validation/h100/l1_geometry: randm8 fits, LRU does not); with 256 KB the model was within 5 points"),
     (("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss"),
      "L1 hit rate outside 5 points: warp interleaving decides reuse here and the model's issue order "
      "is an approximation"),
