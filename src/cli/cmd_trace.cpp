@@ -97,7 +97,8 @@ pid_t launch(const TraceArgs& a, const fs::path& library, int write_fd, int shm_
   const pid_t pid = ::fork();
   if (pid < 0) throw Error(fmt::format("cannot start {}: {}", a.command.front(), std::strerror(errno)));
   if (pid > 0) return pid;
-  // Child: only async-signal-safe work until exec, plus setenv (single-threaded here).
+  // Child: only async-signal-safe work until exec, plus setenv: this process has
+  // no other thread yet (the trace writer starts its workers at its first chunk).
   ::setenv("CUDA_INJECTION64_PATH", library.c_str(), 1);
   ::setenv("WARPSCOPE_TRACE_FD", std::to_string(write_fd).c_str(), 1);
   ::setenv("WARPSCOPE_TRACE_PID", std::to_string(::getpid()).c_str(), 1);

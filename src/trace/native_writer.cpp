@@ -33,10 +33,9 @@ class NativeWriter final : public TraceSink {
  public:
   NativeWriter(const std::filesystem::path& path, const TraceWriteOptions& options)
       : options_(options), file_(path, options.remove_partial_on_failure) {
-    const unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads) : default_compress_threads();
-    if (threads > 1) workers_.emplace(threads);
-    max_in_flight_ = 2 * std::size_t{threads};
-    encode_in_workers_ = workers_.has_value() && options.records_per_chunk <= kMaxPendingRecords;
+    threads_ = options.threads > 0 ? static_cast<unsigned>(options.threads) : default_compress_threads();
+    max_in_flight_ = 2 * std::size_t{threads_};
+    encode_in_workers_ = threads_ > 1 && options.records_per_chunk <= kMaxPendingRecords;
     std::string header(kMagic.begin(), kMagic.end());
     put_u16(header, kTraceFormatVersion);
     put_u16(header, 0);
@@ -124,6 +123,10 @@ class NativeWriter final : public TraceSink {
     records_ += current_->records + current_->pending.size();
     ++chunks_;
     encoder_.reset();
+    // The workers start with the first chunk, not with the writer: `warpscope
+    // trace` forks the application after creating its writer, and a process
+    // forked while other threads run may deadlock in the child (malloc locks).
+    if (threads_ > 1 && !workers_) workers_.emplace(threads_);
     if (workers_) workers_->submit(current_.get());
     else compress_chunk(*current_);
     in_flight_.push_back(std::move(current_));
@@ -148,7 +151,8 @@ class NativeWriter final : public TraceSink {
 
   TraceWriteOptions options_;
   PartialFile file_;
-  std::optional<CompressWorkers> workers_;  // none: compress on the calling thread
+  unsigned threads_ = 1;
+  std::optional<CompressWorkers> workers_;  // none (yet): compress on the calling thread
   std::size_t max_in_flight_ = 2;
   bool encode_in_workers_ = false;  // else records are encoded here, chunks only compressed there
   RecordEncoder encoder_;

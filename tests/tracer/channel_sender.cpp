@@ -39,7 +39,10 @@ int main(int argc, char** argv) {
     done += n;
   }
   const std::string then = argc > 3 ? argv[3] : "";
-  if (then == "segv") ::raise(SIGSEGV);
+  if (then == "segv") {
+    ::signal(SIGSEGV, SIG_DFL);  // die by the signal even where a sanitizer catches it
+    ::raise(SIGSEGV);
+  }
   if (then == "socket") {
     const int sock = std::atoi(std::getenv("WARPSCOPE_TRACE_FD"));
     if (::write(sock, bytes.data(), 8) != 8) return 5;
