@@ -80,6 +80,12 @@ struct CacheConfig {
   // Keep the bytes written into not-yet-fetched sectors (write-allocate without
   // fetch). Without it, a write into an absent sector is a write-around.
   bool byte_masks = false;
+  // Sector promotion: a read with ReadOptions::group_fill that misses fetches
+  // whole aligned groups of this many sectors (1..sectors per line, a power of
+  // two), and the cache remembers which requester's miss brought in each
+  // sector nobody asked for, until it is requested or leaves (9.0 L2: 64 B DRAM
+  // fills per L2 partition, src/memory/promoted_sectors.hpp).
+  int fill_sectors = 1;
 };
 
 // What happened to a line that left the cache: its dirty sectors, which the
@@ -96,12 +102,16 @@ struct ReadOptions {
   bool allocate = true;      // install the line on a miss (no: a bypassing lookup)
   bool evict_first = false;  // install as the next victim of its set (.cs / .lu)
   bool fill_line = false;    // a miss fetches every invalid sector of the line (Fermi/Kepler L1)
+  bool group_fill = false;   // CacheConfig::fill_sectors > 1: fetch whole groups, track promoted sectors
+  std::uint8_t requester = 0;  // with group_fill: who asks (0..15), e.g. an L2 partition
 };
 
 struct ReadResult {
   SectorMask hit;     // requested sectors found valid
   SectorMask miss;    // requested sectors not valid (tag miss or sector miss)
   SectorMask fetch;   // sectors the caller must read from the next level
+  SectorMask promoted;  // group_fill: fetched sectors nobody asked for (part of fetch)
+  SectorMask remote;    // group_fill: hits on sectors another requester's fill promoted (part of hit)
   Eviction evicted;   // the victim replaced by this read, if it was dirty
 };
 

@@ -4,8 +4,13 @@
 // followed by `ways` 8-byte slots (sector state and replacement links;
 // cache/set_order.hpp), so that a lookup reads one contiguous region; plus
 // 16 B of written-byte mask per way where the cache keeps byte masks (touched
-// only when a partial write happens). A 50 MB L2 of 128 B lines is 409,600
-// ways: 6.5 MB of blocks and 6.5 MB of byte masks.
+// only when a partial write happens), and where sectors are promoted
+// (fill_sectors > 1) 4 B per way naming who promoted each sector (touched only
+// for the rare line whose promoted sectors came from different requesters; the
+// slot names the one requester otherwise). A 50 MB L2 of 128 B lines is 409,600 ways: 6.5 MB of blocks,
+// 6.5 MB of byte masks and 1.6 MB of promoters. (The promotion state used to
+// be a hashed bit table beside the cache, probed per sector: half the time of
+// a scattered 9.0 warp.)
 //
 // Lookups scan the set's line addresses (branch-free, vectorised) when a set
 // has at most kScanWays ways; wider sets (the 7.0+ L1 is modelled as 4 sets of
@@ -13,6 +18,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <memory>
 #include <new>
@@ -33,7 +39,11 @@ constexpr std::uint32_t kScanWays = 32;
 
 // Slot::flags. kPartial: some bytes were written into sectors that hold no data
 // (their bytes are in the byte-mask array; stale there otherwise).
-enum : std::uint8_t { kEvictFirst = 1, kPartial = 2 };
+// Promoted sectors (Slot::promoted) name their requester in the top four bits
+// while they all share one; kMixedPromoters: they do not, and each sector's
+// requester is in the promoters array (stale there otherwise).
+enum : std::uint8_t { kEvictFirst = 1, kPartial = 2, kMixedPromoters = 4 };
+constexpr int kPromoterShift = 4;
 
 bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 int log2_ceil(std::uint64_t v) {
@@ -71,8 +81,13 @@ struct Cache::Impl {
   std::uint64_t rng = 1;
 
   std::size_t stride = 0;              // bytes per set block: ways x (8 B tag + 8 B slot)
+  bool promotion = false;              // fill_sectors > 1
+  std::array<std::uint8_t, 256> group_of{};  // sector mask -> the aligned fill groups it touches
   cache::BigBuffer store;              // sets blocks
   cache::BigArray<LineBytes> partial;  // sets * ways when cfg.byte_masks (valid where kPartial)
+  // sets * ways when promotion: 4 bits per sector, the requester whose group
+  // fill promoted it (valid where the slot is kMixedPromoters).
+  cache::BigArray<std::uint32_t> promoters;
   cache::SetOrder order;
   cache::WayFingerprints fingerprints;  // when ways > kScanWays
 
@@ -83,6 +98,10 @@ struct Cache::Impl {
         c.line_bytes / c.sector_bytes > 8)
       throw std::invalid_argument(fmt::format("{}: sector size {} B does not divide a {} B line into 1..8 sectors",
                                               c.name, c.sector_bytes, c.line_bytes));
+    if (c.fill_sectors < 1 || !is_pow2(static_cast<std::uint64_t>(c.fill_sectors)) ||
+        c.fill_sectors > c.line_bytes / c.sector_bytes)
+      throw std::invalid_argument(fmt::format("{}: fill groups of {} sectors do not divide a line of {} sectors",
+                                              c.name, c.fill_sectors, c.line_bytes / c.sector_bytes));
     if (c.ways < 1 || c.ways >= 0xffff)
       throw std::invalid_argument(fmt::format("{}: {} ways is out of range (1..65534)", c.name, c.ways));
     if (c.size_bytes < 0) throw std::invalid_argument(fmt::format("{}: negative size", c.name));
@@ -96,7 +115,14 @@ struct Cache::Impl {
     fold_bits = log2_ceil(sets);
     rng = c.seed == 0 ? 1 : c.seed;
     const std::size_t n = std::size_t{sets} * ways;
+    promotion = c.fill_sectors > 1;
     stride = std::size_t{ways} * (sizeof(std::uint64_t) + sizeof(Slot));
+    for (unsigned m = 0; m < 256; ++m)
+      for (unsigned s = 0; s < 8; ++s)
+        if ((m >> s) & 1u) {
+          const unsigned g = static_cast<unsigned>(c.fill_sectors);
+          group_of[m] |= static_cast<std::uint8_t>(((1u << g) - 1u) << (s / g * g));
+        }
     store = cache::BigBuffer(stride * sets);
     order = cache::SetOrder(sets, ways);
     for (std::uint32_t set = 0; set < sets; ++set) {
@@ -108,6 +134,7 @@ struct Cache::Impl {
       order.reset(set, slots_of(set));
     }
     if (c.byte_masks) partial = cache::BigArray<LineBytes>(n, LineBytes{});
+    if (promotion) promoters = cache::BigArray<std::uint32_t>(n, 0);
     if (ways > kScanWays) fingerprints = cache::WayFingerprints(sets, ways);
   }
 
@@ -117,6 +144,7 @@ struct Cache::Impl {
   Slot* slots_of(std::uint32_t set) const {
     return std::launder(reinterpret_cast<Slot*>(store.data() + set * stride + ways * sizeof(std::uint64_t)));
   }
+
 
   std::uint32_t set_of(std::uint64_t line) const {
     std::uint64_t h = line;
@@ -230,6 +258,7 @@ struct Cache::Impl {
     l.tags[way] = line;
     st.valid = st.dirty = 0;
     st.flags = evict_first ? kEvictFirst : 0;
+    st.promoted = 0;
     if (fingerprints.enabled()) fingerprints.set(l.set, way, l.fingerprint);
     order.install(l.set, l.base, way, evict_first);
     return st;
@@ -256,19 +285,75 @@ struct Cache::Impl {
     if (p.none()) st.flags &= static_cast<std::uint8_t>(~kPartial);
   }
 
+  // Group fill: the whole aligned groups of `fetch`, except what is valid.
+  SectorMask grouped(SectorMask fetch, SectorMask valid) const {
+    return SectorMask(group_of[fetch.bits()]) & ~valid & all_sectors;
+  }
+
+  // Marks `promoted` sectors of the way at `slot` as brought in by `requester`.
+  void mark_promoted(Slot& st, std::size_t slot, SectorMask promoted, std::uint8_t requester) {
+    const auto who = static_cast<std::uint8_t>(requester & 0x0fu);
+    if (st.promoted == 0) {
+      st.flags = static_cast<std::uint8_t>((st.flags & 0x0fu & ~kMixedPromoters) | (who << kPromoterShift));
+    } else if ((st.flags & kMixedPromoters) == 0 && (st.flags >> kPromoterShift) != who) {
+      // A second requester: every promoted sector gets its own entry.
+      const std::uint32_t one = st.flags >> kPromoterShift;
+      std::uint32_t word = 0;
+      for (unsigned s = 0; s < 8; ++s) word |= one << (4 * s);
+      promoters[slot] = word;
+      st.flags |= kMixedPromoters;
+    }
+    if ((st.flags & kMixedPromoters) != 0) {
+      std::uint32_t& word = promoters[slot];
+      for (std::uint32_t m = promoted.bits(); m != 0; m &= m - 1) {
+        const unsigned s = static_cast<unsigned>(std::countr_zero(m));
+        word = (word & ~(0xfu << (4 * s))) | (std::uint32_t{who} << (4 * s));
+      }
+    }
+    st.promoted |= promoted.bits();
+  }
+
+  // Requested sectors that hit: those another requester promoted are remote;
+  // every promotion among them is forgotten (they have been asked for now).
+  SectorMask claim_promoted(Slot& st, std::size_t slot, SectorMask hit, std::uint8_t requester) {
+    const auto claimed = static_cast<std::uint8_t>(st.promoted & hit.bits());
+    if (claimed == 0) return {};
+    const auto who = static_cast<std::uint32_t>(requester & 0x0fu);
+    std::uint8_t remote = 0;
+    if ((st.flags & kMixedPromoters) == 0) {
+      if ((st.flags >> kPromoterShift) != who) remote = claimed;
+    } else {
+      const std::uint32_t word = promoters[slot];
+      for (std::uint32_t m = claimed; m != 0; m &= m - 1) {
+        const unsigned s = static_cast<unsigned>(std::countr_zero(m));
+        if (((word >> (4 * s)) & 0xfu) != who) remote |= static_cast<std::uint8_t>(1u << s);
+      }
+    }
+    st.promoted = static_cast<std::uint8_t>(st.promoted & ~claimed);
+    if (st.promoted == 0) st.flags &= static_cast<std::uint8_t>(~kMixedPromoters);
+    return SectorMask(remote);
+  }
+
   ReadResult read(LineAddr line, SectorMask req, const ReadOptions& o) {
     ReadResult r;
     req &= all_sectors;
+    const bool groups = o.group_fill && promotion;
     Lookup l = lookup(line.value);
     if (l.way != cache::kNone) {
       Slot& st = l.base[l.way];
       const SectorMask valid(st.valid);
       r.hit = req & valid;
       r.miss = req & ~valid;
+      if (groups && st.promoted != 0) r.remote = claim_promoted(st, l.slot(ways), r.hit, o.requester);
       if (r.miss.any()) {
         r.fetch = o.allocate && o.fill_line ? (all_sectors & ~valid) : r.miss;
+        if (groups) {
+          r.fetch = grouped(r.fetch, valid);
+          r.promoted = r.fetch & ~req;
+        }
         if (o.allocate) {
           st.valid |= r.fetch.bits();
+          if (r.promoted.any()) mark_promoted(st, l.slot(ways), r.promoted, o.requester);
           settle_partial(st, l.slot(ways));
         }
       }
@@ -277,7 +362,15 @@ struct Cache::Impl {
     }
     r.miss = req;
     r.fetch = o.allocate && o.fill_line ? all_sectors : req;
-    if (o.allocate) allocate(l, line.value, o.evict_first, r.evicted).valid = r.fetch.bits();
+    if (groups) {
+      r.fetch = grouped(r.fetch, SectorMask{});
+      r.promoted = r.fetch & ~req;
+    }
+    if (o.allocate) {
+      Slot& st = allocate(l, line.value, o.evict_first, r.evicted);
+      st.valid = r.fetch.bits();
+      if (r.promoted.any()) mark_promoted(st, l.slot(ways), r.promoted, o.requester);
+    }
     return r;
   }
 
@@ -327,7 +420,7 @@ struct Cache::Impl {
     if (st.dirty != 0) e = eviction_of(line, st, l.slot(ways));
     if (fingerprints.enabled()) fingerprints.clear(l.set, l.way);
     l.tags[l.way] = kEmptyTag;
-    st.valid = st.dirty = st.flags = 0;
+    st.valid = st.dirty = st.flags = st.promoted = 0;
     order.release(l.set, l.base, l.way);
     return e;
   }
@@ -338,7 +431,7 @@ struct Cache::Impl {
       Slot* l = slots_of(set);
       for (std::uint32_t w = 0; w < ways; ++w) {
         t[w] = kEmptyTag;
-        l[w].valid = l[w].dirty = l[w].flags = 0;
+        l[w].valid = l[w].dirty = l[w].flags = l[w].promoted = 0;
       }
       order.reset(set, l);
     }
@@ -418,10 +511,11 @@ std::string Cache::describe() const {
   const std::string size = cap % (1024 * 1024) == 0   ? fmt::format("{} MB", cap / (1024 * 1024))
                            : cap % 1024 == 0          ? fmt::format("{} KB", cap / 1024)
                                                       : fmt::format("{} B", cap);
-  return fmt::format("{}: {}, {} sets x {} ways, {} B lines of {} x {} B sectors, {}, {} set index{}", m.cfg.name,
+  return fmt::format("{}: {}, {} sets x {} ways, {} B lines of {} x {} B sectors, {}, {} set index{}{}", m.cfg.name,
                      size, m.sets, m.ways, m.cfg.line_bytes, m.sectors, m.cfg.sector_bytes,
                      to_string(m.cfg.replacement), to_string(m.cfg.set_hash),
-                     m.cfg.byte_masks ? ", byte-masked writes" : "");
+                     m.cfg.byte_masks ? ", byte-masked writes" : "",
+                     m.promotion ? fmt::format(", {} B fills", m.cfg.fill_sectors * m.cfg.sector_bytes) : "");
 }
 
 }  // namespace warpscope

@@ -63,41 +63,20 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
     d.dram_r += n * bytes;
     return;
   }
+  // 9.0: DRAM reads come in aligned groups of sectors (validation/h100/cache:
+  // 64 B pieces on the H100): a miss fills the rest of its group too. The first
+  // request for such a promoted sector hits in the partition that filled it
+  // and misses, without a DRAM read, in another (memory/promoted_sectors.hpp).
   ReadOptions o;
   o.evict_first = evict_first;
+  o.group_fill = h.l2_fill_sectors > 1;
+  o.requester = static_cast<std::uint8_t>(l2_partition);
   const ReadResult r = l2.front().read(LineAddr{line}, sectors, o);
   d.l2r_req += 1;
   d.l2r_sec += n;
-  d.l2r_hit += static_cast<std::uint64_t>(r.hit.count());
+  d.l2r_hit += static_cast<std::uint64_t>(r.hit.count() - r.remote.count());
   d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * bytes;
   d.dram_w += static_cast<std::uint64_t>(r.evicted.dirty.count()) * bytes;
-  if (h.l2_fill_sectors > 1) {
-    // DRAM reads come in aligned groups of sectors (validation/h100/cache: 64 B
-    // pieces on the H100): a miss fills the rest of its group too. The first
-    // request for such a promoted sector hits in the partition that filled it
-    // and misses, without a DRAM read, in another (memory/promoted_sectors.hpp).
-    if (l2_promoted_any)
-      for (unsigned s = 0; s < 8; ++s) {
-        if (((r.hit.bits() >> s) & 1u) == 0) continue;
-        if (memory::promoted_elsewhere(l2_promoted, promoted_slot(line, s), h.l2_partitions, l2_partition)) --d.l2r_hit;
-      }
-    if (r.fetch.any()) {
-      std::uint32_t group = 0;
-      const unsigned g = static_cast<unsigned>(h.l2_fill_sectors);
-      for (unsigned s = 0; s < 8; ++s)
-        if ((r.fetch.bits() >> s) & 1u) group |= ((1u << g) - 1u) << (s / g * g);
-      const SectorMask extra(static_cast<std::uint8_t>(group & ~static_cast<std::uint32_t>(sectors.bits()) & 0xFFu));
-      if (extra.any()) {
-        const ReadResult p = l2.front().read(LineAddr{line}, extra, o);
-        d.dram_r += static_cast<std::uint64_t>(p.fetch.count()) * bytes;
-        d.dram_w += static_cast<std::uint64_t>(p.evicted.dirty.count()) * bytes;
-        if (l2_promoted.empty()) l2_promoted.assign(std::size_t{1} << 18, 0);
-        l2_promoted_any = true;
-        for (unsigned s = 0; s < 8; ++s)
-          if ((p.fetch.bits() >> s) & 1u) memory::mark_promoted(l2_promoted, promoted_slot(line, s), l2_partition);
-      }
-    }
-  }
 }
 
 void MemorySystem::Impl::l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, Delta& d) {
@@ -139,10 +118,7 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
       for (std::uint32_t i = 0; i < lines.count; ++i) {
         const std::uint64_t key = local ? local_key(rec, lines.lines[i].line) : lines.lines[i].line;
         l1c->prefetch(LineAddr{key});
-        if (!l2.empty()) {
-          l2.front().prefetch(LineAddr{key});
-          if (h.l2_fill_sectors > 1) prefetch_promoted(key, lines.lines[i].sectors);
-        }
+        if (!l2.empty()) l2.front().prefetch(LineAddr{key});
       }
     }
     for (std::uint32_t i = 0; i < lines.count; ++i) {

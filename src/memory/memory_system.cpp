@@ -73,8 +73,6 @@ void MemorySystem::begin_kernel() {
     for (Cache& c : m.l2) {
       c.flush_dirty();  // written back before this kernel: not its traffic
       c.invalidate_all();
-      if (m.l2_promoted_any) std::fill(m.l2_promoted.begin(), m.l2_promoted.end(), 0);
-      m.l2_promoted_any = false;
     }
   m.kernel = Counters{};
 }

@@ -15,10 +15,11 @@
 // Measured: g_ld4_misalign32/96 (the partner sector requested by the next warp
 // of the same CTA, same SM) hit in 76%/86% of cases; random gathers, whose
 // partner requests come from any SM, in about half.
+//
+// The L2 Cache keeps the promotion state itself, next to each line
+// (CacheConfig::fill_sectors, ReadOptions::group_fill / requester): the
+// requester is the partition of the SM that asks.
 #pragma once
-
-#include <cstdint>
-#include <vector>
 
 namespace warpscope::memory {
 
@@ -29,34 +30,5 @@ inline constexpr int kMaxL2Partitions = 8;
 // GPCs of both halves of the chip (assumed; which SMs form a half is not
 // measured).
 constexpr int l2_partition_of(int sm, int partitions) { return sm % partitions; }
-
-// The bit of (sector slot, partition) in the promotion table: the partitions'
-// bits of one sector share a 64-bit word (low bits flipped), so one host-cache
-// line serves every partition.
-constexpr std::uint64_t promoted_bit_index(std::uint64_t sector_slot, int partition) {
-  return sector_slot ^ static_cast<std::uint64_t>(partition);
-}
-
-// Records that `partition` filled the sector at `sector_slot` by promotion.
-inline void mark_promoted(std::vector<std::uint64_t>& table, std::uint64_t sector_slot, int partition) {
-  const std::uint64_t i = promoted_bit_index(sector_slot, partition);
-  table[i >> 6] |= 1ull << (i & 63);
-}
-
-// A request from `partition` that found the sector valid: forgets the
-// promotion and says whether the lookup is a miss after all (promoted by
-// another partition only).
-inline bool promoted_elsewhere(std::vector<std::uint64_t>& table, std::uint64_t sector_slot, int partitions,
-                               int partition) {
-  std::uint64_t& word = table[sector_slot >> 6];
-  std::uint64_t own = 0, others = 0;
-  for (int q = 0; q < partitions; ++q) {
-    const std::uint64_t bit = 1ull << (promoted_bit_index(sector_slot, q) & 63);
-    (q == partition ? own : others) |= bit;
-  }
-  const bool miss = (word & own) == 0 && (word & others) != 0;
-  word &= ~(own | others);
-  return miss;
-}
 
 }  // namespace warpscope::memory

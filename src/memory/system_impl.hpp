@@ -44,27 +44,7 @@ struct MemorySystem::Impl {
   std::vector<Cache> l1;        // per SM (empty when there is no L1)
   std::vector<Cache> readonly;  // per SM x partition (3.5/3.7)
   std::vector<Cache> l2;        // zero or one
-  // L2 sectors filled by promotion and not requested since, per L2 partition
-  // (memory/promoted_sectors.hpp).
-  // A hashed bit table (2^24 bits): constant cost per access; a collision only
-  // misclassifies one hit.
-  std::vector<std::uint64_t> l2_promoted;
-  bool l2_promoted_any = false;
-  int l2_partition = 0;  // L2 partition of the SM whose record is in flight
-  static std::uint64_t promoted_slot(std::uint64_t line, unsigned sector) {
-    return ((line * 8 + sector) * 0x9E3779B97F4A7C15ull) >> 40;  // 24 bits
-  }
-  // Host-cache prefetch of the bits an L2 read of `sectors` of `line` will
-  // test or set (each sector's, and its fill group's): the table is 2 MB and
-  // its words are random, so a scattered warp's 32 lines miss it 64 times.
-  void prefetch_promoted(std::uint64_t line, SectorMask sectors) const {
-    if (l2_promoted.empty()) return;
-    const auto g = static_cast<unsigned>(h.l2_fill_sectors);
-    for (std::uint32_t s = sectors.bits(); s != 0; s &= s - 1) {
-      const unsigned first = static_cast<unsigned>(std::countr_zero(s)) / g * g;
-      for (unsigned k = first; k < first + g && k < 8; ++k) __builtin_prefetch(&l2_promoted[promoted_slot(line, k) >> 6], 1);
-    }
-  }
+  int l2_partition = 0;  // L2 partition of the SM whose record is in flight (promoted sectors)
   // Per SM: whether its L1 may hold a global line. Until one is allocated,
   // invalidating global lines there is a no-op and is skipped (2.x/3.x
   // non-caching loads and stores would otherwise look up L1 for nothing).

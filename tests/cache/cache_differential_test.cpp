@@ -19,6 +19,7 @@ namespace {
 struct Shape {
   std::int64_t size;
   int ways, line_bytes, sector_bytes;
+  int fill_sectors = 1;
 };
 
 std::string label(const CacheConfig& c) { return Cache(c).describe(); }
@@ -53,12 +54,16 @@ void run_against_reference(const CacheConfig& cfg, int steps, std::uint32_t seed
       o.allocate = !chance(10);
       o.evict_first = chance(15);
       o.fill_line = chance(20);
+      o.group_fill = chance(70);
+      o.requester = static_cast<std::uint8_t>(rng() % 3);
       const auto req = SectorMask(static_cast<std::uint8_t>(rng() % (1u << sectors)));
       const ReadResult a = cache.read(LineAddr{line}, req, o);
       const ReadResult b = ref.read(line, req, o);
       EXPECT_EQ(a.hit, b.hit) << where;
       EXPECT_EQ(a.miss, b.miss) << where;
       EXPECT_EQ(a.fetch, b.fetch) << where;
+      EXPECT_EQ(a.promoted, b.promoted) << where;
+      EXPECT_EQ(a.remote, b.remote) << where;
       expect_same(a.evicted, b.evicted, where);
     } else if (op < 90) {
       WriteOptions o;
@@ -110,6 +115,8 @@ TEST(CacheDifferential, EveryPolicyAndShapeMatchesTheReference) {
       {1024, 1, 128, 32},            // direct mapped
       {4096, 4, 128, 32},            // 8 sets x 4 ways
       {3 * 20 * 128, 20, 128, 32},   // 3 sets (not a power of two) x 20 ways, like the L2
+      {4 * 20 * 128, 20, 128, 32, 2},  // the 9.0 L2: 20 ways, 64 B fills with promotion
+      {32 * 56 * 128, 56, 128, 32},  // the 9.0 L1: 32 sets x 56 ways (fingerprinted)
       {64 * 32 * 128, 32, 128, 32},  // 64 x 32: the widest scanned set
       {2 * 33 * 128, 33, 128, 32},   // the narrowest fingerprinted set (a partial 32-way block)
       {4 * 200 * 64, 200, 64, 16},   // 64 B lines of 4 x 16 B
@@ -128,6 +135,7 @@ TEST(CacheDifferential, EveryPolicyAndShapeMatchesTheReference) {
           c.replacement = r;
           c.set_hash = h;
           c.byte_masks = masks;
+          c.fill_sectors = s.fill_sectors;
           c.seed = 0x1234 + seed;
           run_against_reference(c, s.ways >= 200 ? 60000 : 20000, seed++);
           if (HasFailure()) return;

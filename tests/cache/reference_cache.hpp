@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -46,16 +47,28 @@ class ReferenceCache {
   ReadResult read(std::uint64_t line, SectorMask req, const ReadOptions& o) {
     ReadResult r;
     req &= all();
+    const bool groups = o.group_fill && cfg_.fill_sectors > 1;
     const std::uint32_t set = set_of(line);
     const int w = find(set, line);
     if (w >= 0) {
       Way& x = at(set, w);
       r.hit = req & x.valid;
       r.miss = req & ~x.valid;
+      if (groups)
+        for (int s = 0; s < sectors_; ++s)
+          if (r.hit.test(s)) {
+            if (x.promoted_by[s] >= 0 && x.promoted_by[s] != o.requester) r.remote |= one(s);
+            x.promoted_by[s] = -1;
+          }
       if (r.miss.any()) {
         r.fetch = o.allocate && o.fill_line ? (all() & ~x.valid) : r.miss;
+        if (groups) {
+          r.fetch = whole_groups(r.fetch) & ~x.valid;
+          r.promoted = r.fetch & ~req;
+        }
         if (o.allocate) {
           x.valid |= r.fetch;
+          promote(x, r.promoted, o.requester);
           settle(x);
         }
       }
@@ -64,7 +77,15 @@ class ReferenceCache {
     }
     r.miss = req;
     r.fetch = o.allocate && o.fill_line ? all() : req;
-    if (o.allocate) at(set, allocate(set, line, o.evict_first, r.evicted)).valid = r.fetch;
+    if (groups) {
+      r.fetch = whole_groups(r.fetch);
+      r.promoted = r.fetch & ~req;
+    }
+    if (o.allocate) {
+      Way& x = at(set, allocate(set, line, o.evict_first, r.evicted));
+      x.valid = r.fetch;
+      promote(x, r.promoted, o.requester);
+    }
     return r;
   }
 
@@ -145,7 +166,24 @@ class ReferenceCache {
     bool evict_first = false;
     bool has_partial = false;  // partial holds bytes written into sectors without data
     LineBytes partial;
+    std::array<int, 8> promoted_by{-1, -1, -1, -1, -1, -1, -1, -1};  // requester whose group fill brought it
   };
+
+  static SectorMask one(int s) { return SectorMask(static_cast<std::uint8_t>(1u << s)); }
+  // Every sector of each aligned fill group `m` touches.
+  SectorMask whole_groups(SectorMask m) const {
+    SectorMask r;
+    for (int s = 0; s < sectors_; ++s)
+      if (m.test(s)) {
+        const int first = s - s % cfg_.fill_sectors;
+        for (int k = first; k < first + cfg_.fill_sectors; ++k) r |= one(k);
+      }
+    return r;
+  }
+  static void promote(Way& x, SectorMask m, std::uint8_t requester) {
+    for (int s = 0; s < 8; ++s)
+      if (m.test(s)) x.promoted_by[static_cast<std::size_t>(s)] = requester;
+  }
 
   SectorMask all() const { return SectorMask::first(sectors_); }
   Way& at(std::uint32_t set, int w) { return way_[std::size_t{set} * ways_ + static_cast<std::size_t>(w)]; }

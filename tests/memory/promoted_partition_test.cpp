@@ -21,18 +21,6 @@ TEST(PromotedSectors, PartitionOfAnSm) {
   EXPECT_EQ(memory::l2_partition_of(7, 1), 0);
 }
 
-TEST(PromotedSectors, TableRemembersWhichPartitionFilled) {
-  std::vector<std::uint64_t> table(4, 0);
-  memory::mark_promoted(table, 70, 0);                            // bit 70 of the table
-  EXPECT_EQ(table[1], 1ull << 6);
-  EXPECT_TRUE(memory::promoted_elsewhere(table, 70, 2, 1));       // partition 1 asks: a miss
-  EXPECT_EQ(table[1], 0u);                                        // and the promotion is forgotten
-  memory::mark_promoted(table, 70, 1);                            // bit 70 ^ 1 = 71
-  EXPECT_EQ(table[1], 1ull << 7);
-  EXPECT_FALSE(memory::promoted_elsewhere(table, 70, 2, 1));      // the filling partition: a hit
-  EXPECT_FALSE(memory::promoted_elsewhere(table, 70, 2, 0));      // nothing left: an ordinary hit
-}
-
 TEST(PromotedSectors, HitInTheFillingPartitionMissInTheOther) {
   auto m = memory("sm_90");
   const Counters& k = m->kernel_counters();
