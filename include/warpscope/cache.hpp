@@ -63,7 +63,10 @@ struct LineBytes {
   friend bool operator==(const LineBytes&, const LineBytes&) = default;
 };
 
-enum class Replacement : std::uint8_t { Lru, Fifo, Random };
+// RandomOldest ("randm<M>" in the database): LRU order, but a miss in a full
+// set evicts a line drawn uniformly from the CacheConfig::victim_candidates
+// least recently used ones (the H100 L1, validation/h100/l1_geometry).
+enum class Replacement : std::uint8_t { Lru, Fifo, Random, RandomOldest };
 enum class SetHash : std::uint8_t { Modulo, XorFold };
 std::string_view to_string(Replacement r);
 std::string_view to_string(SetHash h);
@@ -76,7 +79,8 @@ struct CacheConfig {
   int ways = 4;                    // associativity (1 = direct mapped)
   Replacement replacement = Replacement::Lru;
   SetHash set_hash = SetHash::Modulo;
-  std::uint64_t seed = 0x9e3779b97f4a7c15ull;  // Random replacement
+  std::uint64_t seed = 0x9e3779b97f4a7c15ull;  // Random / RandomOldest replacement
+  int victim_candidates = 8;                    // RandomOldest: the M of randm<M> (1 = LRU)
   // Keep the bytes written into not-yet-fetched sectors (write-allocate without
   // fetch). Without it, a write into an absent sector is a write-around.
   bool byte_masks = false;
@@ -184,8 +188,10 @@ std::uint64_t Cache::flush_dirty(Sink&& sink) {
   return sectors;
 }
 
-// Parses "lru" | "fifo" | "random" and "modulo" | "xor" (the database's
-// l1/l2.replacement and set_hash); nullopt-like false when unknown.
+// Parses "lru" | "fifo" | "random" | "randm<M>" (M >= 1: `candidates`) and
+// "modulo" | "xor" (the database's l1/l2.replacement and set_hash); false
+// when unknown.
+bool parse_replacement(std::string_view text, Replacement& out, int& candidates);
 bool parse_replacement(std::string_view text, Replacement& out);
 bool parse_set_hash(std::string_view text, SetHash& out);
 

@@ -47,7 +47,7 @@ const std::vector<ParamDef>& param_defs() {
       {"l1", "global_opt_in", P::Bool, "", "ld.ca / -Xptxas -dlcm=ca caches global loads in L1", &S::l1_global_opt_in},
       {"l1", "caches_local", P::Bool, "", "local memory cached in L1", &S::l1_caches_local},
       {"l1", "sets", P::Int, "sets", "L1 sets in the cache model; ways = L1 lines / sets at every carveout", &S::l1_sets},
-      {"l1", "replacement", P::Text, "", "L1 replacement: lru, fifo or random", &S::l1_replacement},
+      {"l1", "replacement", P::Text, "", "L1 replacement: lru, fifo, random or randm<M> (LRU order, the victim drawn from the M least recently used lines)", &S::l1_replacement},
       {"l1", "set_hash", P::Text, "", "L1 set index: modulo or xor (XOR-fold of the line address)", &S::l1_set_hash},
       {"l1", "store_policy", P::Text, "", "global stores in L1: invalidate (the line), update (write-through, no allocate) or allocate (write-through, write-allocate with byte masks)", &S::l1_store_policy},
       {"l1", "local_write_back", P::Bool, "", "local stores write-allocate in L1 and are written back on eviction", &S::l1_local_write_back},
@@ -85,7 +85,7 @@ const std::vector<ParamDef>& param_defs() {
       {"l2", "fill_bytes", P::Int, "bytes", "bytes an L2 read miss fetches from DRAM: 32 = the sector, 64 = the aligned sector pair", &S::l2_fill_bytes},
       {"l2", "partitions", P::Int, "partitions", "L2 partitions, each serving its own half (or share) of the SMs: a sector promoted by one partition's fill is a lookup miss for SMs of another (SM s is in partition s mod partitions)", &S::l2_partitions},
       {"l2", "ways", P::Int, "ways", "L2 associativity in the cache model; sets = L2 lines / ways", &S::l2_ways},
-      {"l2", "replacement", P::Text, "", "L2 replacement: lru, fifo or random", &S::l2_replacement},
+      {"l2", "replacement", P::Text, "", "L2 replacement: lru, fifo, random or randm<M> (LRU order, the victim drawn from the M least recently used lines)", &S::l2_replacement},
       {"l2", "set_hash", P::Text, "", "L2 set index: modulo or xor (XOR-fold of the line address)", &S::l2_set_hash},
       // [gpu]
       {"gpu", "name", P::Text, "", "the default GPU the memory-system model represents", &S::gpu_name},

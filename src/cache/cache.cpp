@@ -79,6 +79,7 @@ struct Cache::Impl {
   bool sets_pow2 = true;
   int fold_bits = 0;
   std::uint64_t rng = 1;
+  std::uint64_t candidates = 1;  // RandomOldest: min(M, ways)
 
   std::size_t stride = 0;              // bytes per set block: ways x (8 B tag + 8 B slot)
   bool promotion = false;              // fill_sectors > 1
@@ -102,6 +103,9 @@ struct Cache::Impl {
         c.fill_sectors > c.line_bytes / c.sector_bytes)
       throw std::invalid_argument(fmt::format("{}: fill groups of {} sectors do not divide a line of {} sectors",
                                               c.name, c.fill_sectors, c.line_bytes / c.sector_bytes));
+    if (c.replacement == Replacement::RandomOldest && c.victim_candidates < 1)
+      throw std::invalid_argument(fmt::format("{}: randm needs at least 1 victim candidate, not {}", c.name,
+                                              c.victim_candidates));
     if (c.ways < 1 || c.ways >= 0xffff)
       throw std::invalid_argument(fmt::format("{}: {} ways is out of range (1..65534)", c.name, c.ways));
     if (c.size_bytes < 0) throw std::invalid_argument(fmt::format("{}: negative size", c.name));
@@ -114,6 +118,7 @@ struct Cache::Impl {
     set_mask = sets - 1;
     fold_bits = log2_ceil(sets);
     rng = c.seed == 0 ? 1 : c.seed;
+    candidates = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(1, c.victim_candidates)), ways);
     const std::size_t n = std::size_t{sets} * ways;
     promotion = c.fill_sectors > 1;
     stride = std::size_t{ways} * (sizeof(std::uint64_t) + sizeof(Slot));
@@ -249,8 +254,14 @@ struct Cache::Impl {
     std::uint16_t way = order.first_invalid(l.set);
     if (way == cache::kNone) {
       way = order.last_valid(l.set, l.base);
-      if (cfg.replacement == Replacement::Random && (l.base[way].flags & kEvictFirst) == 0)
-        way = static_cast<std::uint16_t>(next_random() % ways);
+      if ((l.base[way].flags & kEvictFirst) == 0) {
+        if (cfg.replacement == Replacement::Random) {
+          way = static_cast<std::uint16_t>(next_random() % ways);
+        } else if (cfg.replacement == Replacement::RandomOldest) {
+          // The r-th least recently used line (0: the LRU one), r < M.
+          for (std::uint64_t r = next_random() % candidates; r != 0; --r) way = l.base[way].prev;
+        }
+      }
       if (l.base[way].dirty != 0) evicted = eviction_of(l.tags[way], l.base[way], std::size_t{l.set} * ways + way);
     }
     l.way = way;
@@ -267,7 +278,8 @@ struct Cache::Impl {
   void touch(const Lookup& l, bool evict_first_access) {
     if (evict_first_access) return;  // streaming accesses do not promote a line
     l.base[l.way].flags &= static_cast<std::uint8_t>(~kEvictFirst);
-    if (cfg.replacement == Replacement::Lru) order.move_to_head(l.set, l.base, l.way);
+    if (cfg.replacement == Replacement::Lru || cfg.replacement == Replacement::RandomOldest)
+      order.move_to_head(l.set, l.base, l.way);
   }
 
   // Fold away the written bytes of sectors that now hold data; a sector whose
@@ -513,7 +525,9 @@ std::string Cache::describe() const {
                                                       : fmt::format("{} B", cap);
   return fmt::format("{}: {}, {} sets x {} ways, {} B lines of {} x {} B sectors, {}, {} set index{}{}", m.cfg.name,
                      size, m.sets, m.ways, m.cfg.line_bytes, m.sectors, m.cfg.sector_bytes,
-                     to_string(m.cfg.replacement), to_string(m.cfg.set_hash),
+                     m.cfg.replacement == Replacement::RandomOldest ? fmt::format("randm{}", m.cfg.victim_candidates)
+                                                                    : std::string(to_string(m.cfg.replacement)),
+                     to_string(m.cfg.set_hash),
                      m.cfg.byte_masks ? ", byte-masked writes" : "",
                      m.promotion ? fmt::format(", {} B fills", m.cfg.fill_sectors * m.cfg.sector_bytes) : "");
 }

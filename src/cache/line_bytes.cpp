@@ -74,6 +74,7 @@ std::string_view to_string(Replacement r) {
     case Replacement::Lru: return "lru";
     case Replacement::Fifo: return "fifo";
     case Replacement::Random: return "random";
+    case Replacement::RandomOldest: return "randm";
   }
   return "?";
 }
@@ -86,13 +87,30 @@ std::string_view to_string(SetHash h) {
   return "?";
 }
 
-bool parse_replacement(std::string_view text, Replacement& out) {
+bool parse_replacement(std::string_view text, Replacement& out, int& candidates) {
   for (auto r : {Replacement::Lru, Replacement::Fifo, Replacement::Random})
     if (text == to_string(r)) {
       out = r;
       return true;
     }
-  return false;
+  // randm<M>: M decimal digits, 1..65535.
+  const std::string_view prefix = to_string(Replacement::RandomOldest);
+  if (text.size() <= prefix.size() || text.size() > prefix.size() + 5 || text.substr(0, prefix.size()) != prefix)
+    return false;
+  int m = 0;
+  for (char ch : text.substr(prefix.size())) {
+    if (ch < '0' || ch > '9') return false;
+    m = m * 10 + (ch - '0');
+  }
+  if (m < 1 || m > 65535) return false;
+  out = Replacement::RandomOldest;
+  candidates = m;
+  return true;
+}
+
+bool parse_replacement(std::string_view text, Replacement& out) {
+  int candidates = 0;
+  return parse_replacement(text, out, candidates);
 }
 
 bool parse_set_hash(std::string_view text, SetHash& out) {

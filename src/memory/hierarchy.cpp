@@ -16,12 +16,18 @@ namespace {
 
 std::string kb(std::int64_t b) { return b % 1024 == 0 ? fmt::format("{} KB", b / 1024) : fmt::format("{} B", b); }
 
-Replacement replacement_of(const ArchSpec& arch, const std::string& text, const char* key) {
+// The database's policy for one cache (`override`: MemoryConfig's choice of
+// kind; randm's M still comes from the database, else 8).
+void set_replacement(const ArchSpec& arch, const std::string& text, const char* key,
+                     const std::optional<Replacement>& override, CacheConfig& c) {
   Replacement r{};
-  if (!parse_replacement(text, r))
-    throw InputError(fmt::format("{}: {} = \"{}\" is not a replacement policy (known: lru, fifo, random)", arch.name,
-                                 key, text));
-  return r;
+  int candidates = c.victim_candidates;
+  if (!parse_replacement(text, r, candidates))
+    throw InputError(fmt::format("{}: {} = \"{}\" is not a replacement policy (known: lru, fifo, random, randm<M> "
+                                 "with M >= 1)",
+                                 arch.name, key, text));
+  c.replacement = override ? *override : r;
+  c.victim_candidates = candidates;
 }
 
 SetHash hash_of(const ArchSpec& arch, const std::string& text, const char* key) {
@@ -119,7 +125,7 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
   h.l1.line_bytes = arch.l1_line;
   h.l1.sector_bytes = arch.l1_sector;
   h.l1.ways = static_cast<int>(std::max<std::int64_t>(1, l1_lines / l1_sets));
-  h.l1.replacement = cfg.l1_replacement ? *cfg.l1_replacement : replacement_of(arch, arch.l1_replacement, "l1.replacement");
+  set_replacement(arch, arch.l1_replacement, "l1.replacement", cfg.l1_replacement, h.l1);
   h.l1.set_hash = hash_of(arch, arch.l1_set_hash, "l1.set_hash");
   h.l1.seed = cfg.seed;
   h.l1.byte_masks = h.store == StorePolicy::Allocate || h.local_write_back;
@@ -135,6 +141,7 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
     const std::int64_t lines = h.readonly.size_bytes / arch.readonly_query_bytes;
     h.readonly.ways = static_cast<int>(std::clamp<std::int64_t>(arch.readonly_ways, 1, std::max<std::int64_t>(1, lines)));
     h.readonly.replacement = h.l1.replacement;
+    h.readonly.victim_candidates = h.l1.victim_candidates;
     h.readonly.set_hash = SetHash::Modulo;
     h.readonly.seed = cfg.seed + 1;
   }
@@ -147,7 +154,7 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
   h.l2.sector_bytes = arch.l2_sector;
   const std::int64_t l2_lines = h.l2_bytes / arch.l2_line;
   h.l2.ways = static_cast<int>(std::clamp<std::int64_t>(arch.l2_ways, 1, std::max<std::int64_t>(1, l2_lines)));
-  h.l2.replacement = cfg.l2_replacement ? *cfg.l2_replacement : replacement_of(arch, arch.l2_replacement, "l2.replacement");
+  set_replacement(arch, arch.l2_replacement, "l2.replacement", cfg.l2_replacement, h.l2);
   h.l2.set_hash = hash_of(arch, arch.l2_set_hash, "l2.set_hash");
   h.l2.seed = cfg.seed + 2;
   h.l2.byte_masks = true;  // write-allocate with byte masks, write-back (Accel-Sim l2_write_policy)

@@ -124,7 +124,7 @@ TEST(CacheDifferential, EveryPolicyAndShapeMatchesTheReference) {
   };
   std::uint32_t seed = 1;
   for (const Shape& s : shapes)
-    for (Replacement r : {Replacement::Lru, Replacement::Fifo, Replacement::Random})
+    for (Replacement r : {Replacement::Lru, Replacement::Fifo, Replacement::Random, Replacement::RandomOldest})
       for (SetHash h : {SetHash::Modulo, SetHash::XorFold})
         for (bool masks : {false, true}) {
           CacheConfig c;
@@ -137,6 +137,7 @@ TEST(CacheDifferential, EveryPolicyAndShapeMatchesTheReference) {
           c.byte_masks = masks;
           c.fill_sectors = s.fill_sectors;
           c.seed = 0x1234 + seed;
+          c.victim_candidates = 1 + static_cast<int>(seed % 9);  // randm1 (LRU) .. randm9
           run_against_reference(c, s.ways >= 200 ? 60000 : 20000, seed++);
           if (HasFailure()) return;
         }
@@ -146,7 +147,7 @@ TEST(CacheDifferential, EveryPolicyAndShapeMatchesTheReference) {
 // behind every fingerprint match (colliding fingerprints are frequent when
 // thousands of lines pass through 512 ways).
 TEST(CacheDifferential, OneWideSetWithManyLines) {
-  for (Replacement r : {Replacement::Lru, Replacement::Fifo, Replacement::Random}) {
+  for (Replacement r : {Replacement::Lru, Replacement::Fifo, Replacement::Random, Replacement::RandomOldest}) {
     CacheConfig c;
     c.size_bytes = 512 * 128;
     c.ways = 512;

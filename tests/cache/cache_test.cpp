@@ -2,6 +2,7 @@
 // is worked out in the comment next to it.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <list>
 #include <random>
 
@@ -116,6 +117,56 @@ TEST(Cache, RandomIsSeededAndFillsFreeWaysFirst) {
   const auto p = run(7);
   EXPECT_EQ(std::count(p.begin(), p.end(), true), 4);  // always full: 4 of the 40 lines
   EXPECT_TRUE(p[39]);                                 // the last line was just installed
+}
+
+// randm<M> (validation/h100/l1_geometry/README.md): LRU order, the victim
+// drawn from the M least recently used lines.
+TEST(Cache, RandomOldestEvictsOneOfTheMOldest) {
+  std::array<int, 4> evicted{};
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    CacheConfig cfg = config(512, 4, Replacement::RandomOldest);  // one 4-way set
+    cfg.victim_candidates = 2;
+    cfg.seed = seed;
+    Cache c(cfg);
+    for (std::uint64_t l = 0; l < 4; ++l) hit_all(c, l);  // recency: 3 (newest) 2 1 0 (oldest)
+    hit_all(c, 0);                                        // a hit makes 0 the newest: 0 3 2 1
+    hit_all(c, 9);                                        // a miss evicts 1 or 2, never 0 or 3
+    int gone = -1;
+    for (std::uint64_t l = 0; l < 4; ++l)
+      if (!c.contains(LineAddr{l})) gone = static_cast<int>(l);
+    ASSERT_GE(gone, 0) << "seed " << seed;
+    ++evicted[static_cast<std::size_t>(gone)];
+  }
+  EXPECT_EQ(evicted[0], 0);
+  EXPECT_EQ(evicted[3], 0);
+  EXPECT_GT(evicted[1], 60);  // about half each
+  EXPECT_GT(evicted[2], 60);
+}
+
+TEST(Cache, RandomOldestOfOneIsLru) {
+  CacheConfig a = config(2048, 4, Replacement::RandomOldest);
+  a.victim_candidates = 1;
+  Cache randm1(a), lru(config(2048, 4));
+  std::mt19937 rng(3);
+  for (int i = 0; i < 5000; ++i) {
+    const std::uint64_t line = rng() % 40;
+    ASSERT_EQ(randm1.read(LineAddr{line}, kAll).hit, lru.read(LineAddr{line}, kAll).hit) << "access " << i;
+  }
+}
+
+TEST(Cache, ParsesReplacementNames) {
+  Replacement r{};
+  int m = 0;
+  EXPECT_TRUE(parse_replacement("randm8", r, m));
+  EXPECT_EQ(r, Replacement::RandomOldest);
+  EXPECT_EQ(m, 8);
+  EXPECT_TRUE(parse_replacement("lru", r, m));
+  EXPECT_EQ(r, Replacement::Lru);
+  for (const char* bad : {"randm", "randm0", "randm-1", "randm8x", "randm123456", "LRU"})
+    EXPECT_FALSE(parse_replacement(bad, r, m)) << bad;
+  CacheConfig c = config(512, 4, Replacement::RandomOldest);
+  c.victim_candidates = 8;
+  EXPECT_NE(Cache(c).describe().find("randm8"), std::string::npos) << Cache(c).describe();
 }
 
 TEST(Cache, SectorFillsVersusLineFills) {

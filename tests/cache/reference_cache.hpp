@@ -229,6 +229,11 @@ class ReferenceCache {
       w = order.back();
       if (cfg_.replacement == Replacement::Random && !at(set, w).evict_first)
         w = static_cast<int>(next_random() % ways_);
+      if (cfg_.replacement == Replacement::RandomOldest && !at(set, w).evict_first) {
+        // One of the M least recently used lines, counted from the LRU end.
+        const std::uint64_t m = std::min<std::uint64_t>(static_cast<std::uint64_t>(cfg_.victim_candidates), ways_);
+        w = order[order.size() - 1 - static_cast<std::size_t>(next_random() % m)];
+      }
       if (at(set, w).dirty.any()) evicted = eviction_of(at(set, w));
     }
     Way& x = at(set, w);
@@ -245,7 +250,7 @@ class ReferenceCache {
   void touch(std::uint32_t set, int w, bool evict_first_access) {
     if (evict_first_access) return;
     at(set, w).evict_first = false;
-    if (cfg_.replacement != Replacement::Lru) return;
+    if (cfg_.replacement != Replacement::Lru && cfg_.replacement != Replacement::RandomOldest) return;
     std::vector<std::uint16_t>& order = order_[set];
     order.erase(std::find(order.begin(), order.end(), static_cast<std::uint16_t>(w)));
     order.insert(order.begin(), static_cast<std::uint16_t>(w));
