@@ -18,7 +18,9 @@ REASONS = [
      "store hits above the H100: the model counts every sector of a store to a line whose tag is "
      "present (l1.store_hit = line), an upper bound; the H100 misses stores that reach a line while "
      "its allocation is still in flight (neighbouring warps storing back to back), which the untimed "
-     "model cannot see"),
+     "model cannot see. Measured (validation/h100/write_probe): the same stores issued one warp at a "
+     "time hit exactly as the model counts; issued at once they hit less, by an amount that varies "
+     "between runs by more than the 5-point target (1 B: 50.3% in the suite, 61.3% in the probe)"),
     (("l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_hit",),
      "local store hits: the H100 counts 41% of the local stores of the spilling kernel as hits, the "
      "model none (its local lines do not stay in L1 between the stores); not understood"),
@@ -44,8 +46,10 @@ REASONS = [
     (("dram__bytes_read", "dram__bytes_write", "dram__sectors_read", "dram__sectors_write"),
      "DRAM traffic the model does not have: partially written L2 sectors written back during the "
      "kernel, each read first (store-only kernels: DRAM read minus the ~3 KB floor = DRAM write, "
-     "g_st4_stride32 235,776 / 234,752 B), global reductions reading 1.5x their sectors (g_red_add4_*), "
-     "local-memory spills, instruction/constant fetches beyond the 8 KB slack"),
+     "g_st4_stride32 235,776 / 234,752 B); validation/h100/write_probe measures it: L2 writes partial "
+     "sectors back from about 25-32K lines of them (3-4 MB) on, at any issue rate, and whole dirty "
+     "sectors from about 8 MB, far below its 50 MB; global reductions reading 1.5x their sectors "
+     "(g_red_add4_*), local-memory spills, instruction/constant fetches beyond the 8 KB slack"),
 ]
 
 

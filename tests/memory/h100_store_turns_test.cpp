@@ -1,0 +1,89 @@
+// L1 store hits of sub-word stores against the H100 (validation/h100/write_probe/a,
+// kernel `turns` of validation/kernels/write_probe): 256 CTAs x 8 warps, thread t
+// stores E bytes at t * E, so 128 / (32 E) neighbouring warps share each line.
+// When the warps of a CTA store one at a time (a barrier between them, MODE 1 and 2)
+// the H100 counts exactly what sm_90's l1.store_hit = "line" rule says: every
+// sector of a store whose line's tag is present is a hit. When they store at once
+// (MODE 0, the suite's g_st1/g_st2_coalesced) it counts fewer, and a different
+// number on each run: the stores that reach a line while its allocation is in
+// flight miss, which an untimed model cannot see. The model is the upper bound.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "memory/memory_test_support.hpp"
+
+namespace warpscope::test {
+namespace {
+
+// config -> metric -> value, from a write_probe summary.csv.
+std::map<std::string, std::map<std::string, double>> measured(const std::string& file) {
+  std::ifstream in(std::string(WARPSCOPE_SOURCE_DIR) + "/validation/h100/write_probe/" + file);
+  std::map<std::string, std::map<std::string, double>> out;
+  std::string line;
+  std::vector<std::string> head;
+  auto split = [](const std::string& s) {
+    std::vector<std::string> f;
+    std::stringstream ss(s);
+    for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
+    return f;
+  };
+  if (std::getline(in, line)) head = split(line);
+  while (std::getline(in, line)) {
+    const auto f = split(line);
+    for (std::size_t i = 2; i < f.size() && i < head.size(); ++i) out[f[0]][head[i]] = std::stod(f[i]);
+  }
+  return out;
+}
+
+// The model's L1 store sector hits and sectors for `turns` with E-byte elements,
+// the warps of each CTA storing in turn.
+std::pair<std::uint64_t, std::uint64_t> model_in_turn(unsigned e) {
+  auto m = memory("sm_90");
+  constexpr std::uint64_t kOut = 0x7f0000000000;  // cudaMalloc-like, 256 B aligned
+  for (std::uint32_t cta = 0; cta < 256; ++cta)
+    for (std::uint16_t warp = 0; warp < 8; ++warp) {
+      WarpAccess a = make({Space::Global, Op::Store, e}, [&](int lane) {
+        return kOut + (std::uint64_t{cta} * 256 + warp * 32u + static_cast<unsigned>(lane)) * e;
+      });
+      a.cta = cta;
+      a.warp = warp;
+      m->access(a, static_cast<int>(cta % static_cast<std::uint32_t>(m->num_sms())));
+    }
+  const L1Traffic& st = m->kernel_counters().global_st;
+  return {st.sector_hits, st.sectors};
+}
+
+TEST(H100StoreTurns, StoresInTurnHitAsTheLineRuleSays) {
+  const auto hw = measured("a/summary.csv");
+  ASSERT_FALSE(hw.empty()) << "validation/h100/write_probe/a/summary.csv";
+  const std::string hit = "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum";
+  const std::string sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+  for (unsigned e : {1u, 2u, 4u}) {
+    const auto [model_hits, model_sectors] = model_in_turn(e);
+    for (int mode : {1, 2}) {
+      const std::string cfg = "turns:" + std::to_string(e) + ":" + std::to_string(mode);
+      ASSERT_TRUE(hw.count(cfg)) << cfg;
+      EXPECT_EQ(hw.at(cfg).at(sectors), static_cast<double>(model_sectors)) << cfg;
+      EXPECT_EQ(hw.at(cfg).at(hit), static_cast<double>(model_hits)) << cfg;
+    }
+    // All at once: never more than the rule, and fewer where warps share lines.
+    const std::string at_once = "turns:" + std::to_string(e) + ":0";
+    EXPECT_LE(hw.at(at_once).at(hit), static_cast<double>(model_hits)) << at_once;
+    if (e < 4) {
+      EXPECT_LT(hw.at(at_once).at(hit), static_cast<double>(model_hits)) << at_once;
+    }
+  }
+  // Worked by hand: 1 B -> 4 warps per line, 3 of 4 store sectors hit (1,536 of 2,048);
+  // 2 B -> 2 warps per line, 1 of 2 (2,048 of 4,096); 4 B -> a line per warp, none.
+  EXPECT_EQ(model_in_turn(1).first, 1536u);
+  EXPECT_EQ(model_in_turn(2).first, 2048u);
+  EXPECT_EQ(model_in_turn(4).first, 0u);
+}
+
+}  // namespace
+}  // namespace warpscope::test

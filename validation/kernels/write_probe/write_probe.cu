@@ -1,0 +1,144 @@
+// write_probe.cu -- how the H100's L2 and L1 handle stores that the untimed model gets wrong
+// (docs/VALIDATION.md "What is left"); run by validation/write_probe.sh under Nsight Compute.
+//
+// Two questions, one launch per configuration (every launch prints "launch TAG"):
+//
+//  1. Partial-sector writes and DRAM (store-only suite kernels write back and read partial sectors
+//     during the kernel, the model neither): `spread B STRIDE N` -- N threads, thread t stores B
+//     bytes (4, 16 or 32) at out + t * STRIDE; B < 32 leaves each written sector partial. If the
+//     DRAM traffic is a capacity effect it follows N (the number of partial sectors) and not the
+//     issue rate; `spread_serial` issues the same stores from one CTA, slowly, to tell the two apart.
+//
+//  2. L1 store hits of sub-word stores (the model counts every store to a line whose tag is present
+//     as a hit, l1.store_hit = line; the H100 misses part of them): `turns E MODE` -- the shape of
+//     g_st1/g_st2_coalesced (65,536 threads, thread t stores E bytes at out + t * E), where the
+//     warps of a CTA store in turn: MODE 0 all at once (the suite kernel), 1 one warp at a time
+//     with a barrier between, 2 the same plus a 4 us sleep before each barrier. If the misses come
+//     from stores that reach a line while its allocation is in flight, MODE 2 should hit in every
+//     sector after the first warp's (1 - 1/(128/(32 E)) of them).
+//
+// Build: nvcc -O3 -arch=sm_90 -o write_probe write_probe.cu
+// Usage: write_probe CONFIG...   e.g.  write_probe spread:4:128:65536 turns:1:2
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "../suite/suite_common.cuh"
+
+namespace {
+
+template <int B>
+__device__ __forceinline__ void store_bytes(char* p, int v) {
+    if constexpr (B == 4) {
+        *reinterpret_cast<int*>(p) = v;
+    } else if constexpr (B == 16) {
+        *reinterpret_cast<int4*>(p) = make_int4(v, v + 1, v + 2, v + 3);
+    } else {
+        static_assert(B == 32, "4, 16 or 32 bytes");
+        reinterpret_cast<int4*>(p)[0] = make_int4(v, v + 1, v + 2, v + 3);
+        reinterpret_cast<int4*>(p)[1] = make_int4(v + 4, v + 5, v + 6, v + 7);
+    }
+}
+
+template <int B>
+__global__ void spread(char* out, long long stride) {
+    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    store_bytes<B>(out + t * stride, (int)t);
+}
+
+// One CTA of 256 threads stores what `spread` stores, n / 256 rounds, a barrier between rounds.
+template <int B>
+__global__ void spread_serial(char* out, long long stride, long long n) {
+    for (long long base = 0; base < n; base += blockDim.x) {
+        const long long t = base + threadIdx.x;
+        store_bytes<B>(out + t * stride, (int)t);
+        __syncthreads();
+    }
+}
+
+template <class T>
+__global__ void turns(T* out, int mode) {
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    const int warp = threadIdx.x >> 5;
+    if (mode == 0) {
+        out[t] = (T)t;
+        return;
+    }
+    for (int k = 0; k < (int)(blockDim.x >> 5); ++k) {
+        if (warp == k) out[t] = (T)t;
+        if (mode == 2) __nanosleep(4000);
+        __syncthreads();
+    }
+}
+
+long long number(const char* s, const char* what) {
+    char* end = nullptr;
+    const long long v = std::strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || v <= 0) {
+        std::fprintf(stderr, "write_probe: %s '%s' is not a positive number\n", what, s);
+        std::exit(2);
+    }
+    return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | turns:E:MODE ...\n");
+        return 2;
+    }
+    CK(cudaEventCreate(&g_e0));
+    CK(cudaEventCreate(&g_e1));
+    const size_t buffer = size_t{256} << 20;  // every configuration below fits
+    char* out = nullptr;
+    CK(cudaMalloc(&out, buffer));
+    for (int i = 1; i < argc; ++i) {
+        char spec[128];
+        std::snprintf(spec, sizeof spec, "%s", argv[i]);
+        char* fields[5] = {};
+        int nf = 0;
+        for (char* tok = std::strtok(spec, ":"); tok && nf < 5; tok = std::strtok(nullptr, ":")) fields[nf++] = tok;
+        const std::string kind = fields[0] ? fields[0] : "";
+        CK(cudaMemset(out, 0, buffer));
+        CK(cudaDeviceSynchronize());
+        std::printf("launch %s\n", argv[i]);
+        if ((kind == "spread" || kind == "spread_serial") && nf == 4) {
+            const long long b = number(fields[1], "bytes"), stride = number(fields[2], "stride"), n = number(fields[3], "count");
+            if ((b != 4 && b != 16 && b != 32) || stride < b || stride % b != 0 || n % 256 != 0 ||
+                (unsigned long long)(n * stride) > buffer) {
+                std::fprintf(stderr, "write_probe: bad %s (B in 4/16/32, STRIDE a multiple of B, N a multiple of 256, N*STRIDE <= 256 MB)\n", argv[i]);
+                return 2;
+            }
+            const dim3 grid((unsigned)(n / 256));
+            if (kind == "spread") {
+                if (b == 4) run("spread4", spread<4>, grid, dim3(256), out, stride);
+                if (b == 16) run("spread16", spread<16>, grid, dim3(256), out, stride);
+                if (b == 32) run("spread32", spread<32>, grid, dim3(256), out, stride);
+            } else {
+                if (b == 4) run("spread_serial4", spread_serial<4>, dim3(1), dim3(256), out, stride, n);
+                if (b == 16) run("spread_serial16", spread_serial<16>, dim3(1), dim3(256), out, stride, n);
+                if (b == 32) run("spread_serial32", spread_serial<32>, dim3(1), dim3(256), out, stride, n);
+            }
+        } else if (kind == "turns" && nf == 3) {
+            const long long e = number(fields[1], "element size");
+            const int mode = (int)std::strtol(fields[2], nullptr, 10);
+            if ((e != 1 && e != 2 && e != 4) || mode < 0 || mode > 2) {
+                std::fprintf(stderr, "write_probe: bad %s (E in 1/2/4, MODE 0..2)\n", argv[i]);
+                return 2;
+            }
+            if (e == 1) run("turns1", turns<unsigned char>, dim3(256), dim3(256), (unsigned char*)out, mode);
+            if (e == 2) run("turns2", turns<unsigned short>, dim3(256), dim3(256), (unsigned short*)out, mode);
+            if (e == 4) run("turns4", turns<unsigned int>, dim3(256), dim3(256), (unsigned int*)out, mode);
+        } else {
+            std::fprintf(stderr, "write_probe: unknown configuration %s\n", argv[i]);
+            return 2;
+        }
+    }
+    CK(cudaFree(out));
+    return 0;
+}

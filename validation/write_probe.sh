@@ -1,0 +1,50 @@
+#!/bin/bash
+# write_probe.sh OUTDIR [LIST] -- the store experiments of validation/kernels/write_probe (see its
+# header): partial-sector writes against DRAM traffic, and L1 store hits of sub-word stores with the
+# warps of a CTA storing at once or in turn. Runs every configuration of LIST in one process under
+# Nsight Compute and writes OUTDIR/ncu.csv (raw), OUTDIR/launches.txt (the program's launch order),
+# OUTDIR/summary.csv (one row per launch: configuration and metrics) and OUTDIR/environment.txt.
+#
+# LIST: a (default) the first survey (validation/h100/write_probe/a): partial sectors over 1K-1M lines,
+#         4/16/32 B per sector, fast and serial issue; the three `turns` modes for 1, 2 and 4 B.
+#       b the follow-up (validation/h100/write_probe/b): the onset of early write-backs in lines
+#         touched, lines vs span (strides 256 and 4096), whole sectors over 16-48 MB, serial issue.
+set -euo pipefail
+out=${1:?usage: write_probe.sh OUTDIR [a|b]}
+list=${2:-a}
+case $list in a|b) ;; *) echo "unknown list $list (a or b)" >&2; exit 2 ;; esac
+mkdir -p "$out"
+here=$(cd "$(dirname "$0")" && pwd)
+arch=${ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)}
+nvcc -O3 -arch=sm_$arch -o "$out/write_probe" "$here/kernels/write_probe/write_probe.cu"
+{ nvidia-smi --query-gpu=name,driver_version,ecc.mode.current --format=csv,noheader; ncu --version | tail -1; } >"$out/environment.txt" 2>&1
+metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum
+metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum
+metrics+=,lts__t_requests_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write.sum
+metrics+=,lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum
+metrics+=,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_srcunit_ltcfabric.sum
+metrics+=,lts__t_sectors_lookup_miss.sum
+configs=()
+if [ "$list" = a ]; then
+    # 1. partial sectors: one 4 B store per 128 B line, from 1K to 1M threads (128 KB .. 128 MB spans)
+    for n in 1024 4096 16384 65536 65536 262144 1048576; do configs+=(spread:4:128:$n); done
+    configs+=(spread:4:32:65536 spread:4:32:262144)      # four partial sectors per line
+    configs+=(spread:4:64:65536)                         # two
+    configs+=(spread:16:128:65536)                       # 16 B per sector
+    configs+=(spread:32:128:65536 spread:32:128:1048576) # whole sectors: the control
+    configs+=(spread_serial:4:128:65536 spread_serial:32:128:65536)
+    # 2. sub-word stores of neighbouring warps, at once / in turn / in turn with a pause
+    for e in 1 2 4; do for m in 0 1 2; do configs+=(turns:$e:$m); done; done
+else
+    # onset in lines touched (one partial sector each, consecutive lines)
+    for n in 24576 32768 40960 49152 57344 65536 81920 98304 131072 196608; do configs+=(spread:4:128:$n); done
+    configs+=(spread:4:256:32768 spread:4:256:65536)     # every other line: same lines, twice the span
+    configs+=(spread:4:4096:16384)                       # every 32nd line: 16K lines over 64 MB
+    configs+=(spread:32:128:131072 spread:32:128:262144 spread:32:128:393216)  # whole sectors
+    configs+=(spread_serial:4:128:16384 spread_serial:4:128:32768 spread_serial:4:128:131072)
+fi
+"$out/write_probe" "${configs[@]}" >"$out/launches.txt"
+ncu --csv --log-file "$out/ncu.csv" --metrics "$metrics" "$out/write_probe" "${configs[@]}" >/dev/null
+python3 "$here/tools/write_probe_summary.py" "$out/launches.txt" "$out/ncu.csv" >"$out/summary.csv"
+echo "write_probe: ${#configs[@]} launches -> $out/summary.csv"
