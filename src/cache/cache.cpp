@@ -179,6 +179,10 @@ struct Cache::Impl {
     l.way = cache::kNone;
     l.fingerprint = 0;
     if (fingerprints.enabled()) {
+      // randm walks up to M-1 replacement links back from the LRU way on a
+      // miss: fetch the set's slots now, alongside the fingerprint scan, so
+      // that the walk does not wait for one host-cache miss per step.
+      if (cfg.replacement == Replacement::RandomOldest) prefetch_lines(l.base, ways * sizeof(Slot));
       l.fingerprint = cache::WayFingerprints::of(line);
       l.way = fingerprints.find(l.set, l.fingerprint, line, l.tags, cache::kNone);
       return l;
@@ -219,8 +223,11 @@ struct Cache::Impl {
   }
   void prefetch_block(std::uint32_t set) const {
     __builtin_prefetch(order.header(set), 1);
-    const auto first = reinterpret_cast<std::uintptr_t>(store.data() + set * stride) & ~std::uintptr_t{63};
-    const auto last = reinterpret_cast<std::uintptr_t>(store.data() + set * stride + stride - 1);
+    prefetch_lines(store.data() + set * stride, stride);
+  }
+  static void prefetch_lines(const void* from, std::size_t bytes) {
+    const auto first = reinterpret_cast<std::uintptr_t>(from) & ~std::uintptr_t{63};
+    const auto last = reinterpret_cast<std::uintptr_t>(from) + bytes - 1;
     for (std::uintptr_t a = first; a <= last; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
   }
 
