@@ -268,7 +268,8 @@ struct Cache::Impl {
           way = static_cast<std::uint16_t>(next_random() % ways);
         } else if (cfg.replacement == Replacement::RandomOldest) {
           // The r-th least recently used line (0: the LRU one), r < M.
-          for (std::uint64_t r = next_random() % candidates; r != 0; --r) way = l.base[way].prev;
+          // r uniform in [0, M): the low 32 random bits scaled (no division).
+          for (std::uint64_t r = ((next_random() & 0xffffffffu) * candidates) >> 32; r != 0; --r) way = l.base[way].prev;
         }
       }
       if (l.base[way].dirty != 0) evicted = eviction_of(l.tags[way], l.base[way], std::size_t{l.set} * ways + way);

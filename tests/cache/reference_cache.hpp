@@ -232,7 +232,7 @@ class ReferenceCache {
       if (cfg_.replacement == Replacement::RandomOldest && !at(set, w).evict_first) {
         // One of the M least recently used lines, counted from the LRU end.
         const std::uint64_t m = std::min<std::uint64_t>(static_cast<std::uint64_t>(cfg_.victim_candidates), ways_);
-        w = order[order.size() - 1 - static_cast<std::size_t>(next_random() % m)];
+        w = order[order.size() - 1 - static_cast<std::size_t>(((next_random() & 0xffffffffu) * m) >> 32)];
       }
       if (at(set, w).dirty.any()) evicted = eviction_of(at(set, w));
     }
