@@ -11,6 +11,7 @@
 #include "warpscope/arch.hpp"
 #include "warpscope/cache.hpp"
 #include "warpscope/counters.hpp"
+#include "warpscope/occupancy.hpp"
 #include "warpscope/rules.hpp"
 #include "warpscope/warp_access.hpp"
 
@@ -21,7 +22,8 @@ namespace warpscope {
 struct MemoryConfig {
   int num_sms = 0;                     // 0: the arch's default GPU
   std::int64_t l2_size = 0;            // bytes; 0: the arch's default GPU
-  int carveout_percent = -1;           // 7.0+: preferred shared capacity, % of max; -1: driver default
+  int carveout_percent = -1;           // 7.0+: preferred shared capacity, % of max; -1: the driver's
+                                       // choice per kernel (begin_kernel(launch); driver_shared_capacity)
   std::int64_t shared_capacity = -1;   // shared size of the L1/shared split (bytes), one of
                                        // l1.shared_capacities; -1: carveout (7.0+) or the default
   std::optional<Replacement> l1_replacement;  // empty: the database's l1.replacement
@@ -42,6 +44,10 @@ class MemorySystem {
   // dependent grids, seed001 ".ca"); L2 flushed if configured; the kernel
   // counters restart from zero.
   void begin_kernel();
+  // The same for a launch of this shape: on 7.0+, unless MemoryConfig fixes the
+  // carveout, the L1 gets what the driver leaves it for this kernel
+  // (driver_shared_capacity; its default when the launch cannot run here).
+  void begin_kernel(const OccupancyInput& launch);
   // One warp record on SM `sm` (0 <= sm < num_sms(); InputError otherwise).
   // Returns the rules-engine counts of the instruction and adds everything to
   // kernel_counters() and to `pc_counters` when not null.
@@ -56,7 +62,8 @@ class MemorySystem {
   const Counters& kernel_counters() const;
   void reset_kernel_counters();
   int num_sms() const;
-  std::int64_t l1_size() const;  // per SM, bytes, as configured
+  std::int64_t l1_size() const;  // per SM, bytes, for the kernel in progress
+  std::int64_t shared_capacity() const;  // the L1/shared array's shared part, bytes (0: separate)
   std::int64_t l2_size() const;
   std::string describe() const;  // effective configuration, one line per level
 

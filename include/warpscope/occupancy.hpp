@@ -76,6 +76,16 @@ struct OccupancyResult {
 // carveout outside 0..100.
 OccupancyResult compute_occupancy(const ArchSpec& arch, const OccupancyInput& in);
 
+// The shared-memory capacity (of l1.shared_capacities) the driver gives a
+// launch whose application states no carveout, 7.0+: the smallest capacity that
+// holds the blocks the occupancy allows (each with its reserved shared memory),
+// and never less than l1.default_shared_capacity. The CUDA guide says the
+// driver picks a configuration per kernel (seed001 20.7.3); this rule matches the
+// H100's choice for 186 of the 210 suite launches and is one capacity step small
+// for the others (tests/occupancy/driver_carveout_test.cpp). Throws InputError
+// as compute_occupancy; before 7.0, the database's default.
+std::int64_t driver_shared_capacity(const ArchSpec& arch, const OccupancyInput& in);
+
 // The classic calculator's graphs: occupancy while one input varies.
 enum class SweepAxis : std::uint8_t { BlockSize, Registers, SharedMemory };
 std::string_view to_string(SweepAxis a);  // "block", "regs", "smem"

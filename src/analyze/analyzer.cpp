@@ -33,7 +33,18 @@ struct ArchRun {
   void process(const WarpAccess& rec) {
     if (static_cast<std::int64_t>(rec.kernel) != current_kernel) {
       close_kernel();
-      memory->begin_kernel();
+      KernelResult& k = result.kernels[kernel_slot[rec.kernel] - 1];
+      if (k.info.block.count() > 0) {
+        OccupancyInput launch;  // the driver picks the carveout from the launch's shape (7.0+)
+        launch.threads = static_cast<int>(std::min<std::uint64_t>(k.info.block.count(), 1u << 30));
+        launch.regs = static_cast<int>(k.info.registers);
+        launch.smem = std::int64_t{k.info.static_shared} + k.info.dynamic_shared;
+        memory->begin_kernel(launch);
+      } else {
+        memory->begin_kernel();
+      }
+      k.l1_bytes = memory->l1_size();
+      k.shared_capacity = memory->shared_capacity();
       current_kernel = rec.kernel;
     }
     const int sms = memory->num_sms();

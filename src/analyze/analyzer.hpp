@@ -44,6 +44,8 @@ struct PcCounters {
 struct KernelResult {
   KernelInfo info;
   std::uint64_t records = 0;
+  std::int64_t l1_bytes = 0;         // L1 per SM the kernel ran with (the carveout's remainder on 7.0+)
+  std::int64_t shared_capacity = 0;  // the shared part of a unified L1/shared array (0: separate)
   Counters counters;  // kernel totals
 };
 

@@ -136,7 +136,8 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
     ja["kernels"] = nlohmann::json::array();
     for (const auto& k : a.kernels) {
       nlohmann::json jk{{"id", k.info.id}, {"name", k.info.name}, {"grid", dim(k.info.grid)},
-                        {"block", dim(k.info.block)}, {"records", k.records}};
+                        {"block", dim(k.info.block)}, {"records", k.records}, {"l1_bytes", k.l1_bytes},
+                        {"shared_capacity", k.shared_capacity}};
       nlohmann::json m = nlohmann::json::object();
       for (const auto& x : metrics(k.counters, *a.arch)) m[x.name] = x.value;
       jk["metrics"] = m;
@@ -266,6 +267,13 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       const auto& info = r.archs.front().kernels[k].info;
       fmt::print("\nkernel {} '{}'  grid {}  block {}  ({} records)\n", info.id, info.name, dim(info.grid), dim(info.block),
                  r.archs.front().kernels[k].records);
+      // The L1 each architecture gave the kernel where the carveout leaves it a share.
+      std::string l1;
+      for (const auto& a : r.archs)
+        if (a.arch->unified_l1_shared > 0 && k < a.kernels.size())
+          l1 += fmt::format("{}{} {} KB ({} KB shared)", l1.empty() ? "" : ", ", a.arch->name,
+                            a.kernels[k].l1_bytes / 1024, a.kernels[k].shared_capacity / 1024);
+      if (!l1.empty()) fmt::print("L1 per SM: {}\n", l1);
       fmt::print("{}", kernel_table(r, k, args->all_metrics));
     }
     if (args->top > 0) fmt::print("\ntop {} instructions by bytes wasted on {}:\n{}", args->top, r.archs.front().arch->name,

@@ -46,6 +46,14 @@ void apply(Counters& c, const Delta& d) {
 MemorySystem::Impl::Impl(const ArchSpec& a, const MemoryConfig& c)
     : arch(a), cfg(c), h(memory::Hierarchy::resolve(a, c)) {
   if (h.dram_only) return;
+  build_l1();
+  if (h.readonly_partitions > 0)
+    for (int s = 0; s < h.num_sms * h.readonly_partitions; ++s) readonly.emplace_back(h.readonly);
+  if (h.l2_bytes > 0) l2.emplace_back(h.l2);
+}
+
+void MemorySystem::Impl::build_l1() {
+  l1.clear();
   if (h.l1_bytes > 0) {
     l1.reserve(static_cast<std::size_t>(h.num_sms));
     for (int s = 0; s < h.num_sms; ++s) {
@@ -53,11 +61,13 @@ MemorySystem::Impl::Impl(const ArchSpec& a, const MemoryConfig& c)
       cc.seed = h.l1.seed + static_cast<std::uint64_t>(s) * 0x9E3779B97F4A7C15ull;
       l1.emplace_back(cc);
     }
-    l1_has_global.assign(l1.size(), 0);
   }
-  if (h.readonly_partitions > 0)
-    for (int s = 0; s < h.num_sms * h.readonly_partitions; ++s) readonly.emplace_back(h.readonly);
-  if (h.l2_bytes > 0) l2.emplace_back(h.l2);
+  l1_has_global.assign(l1.size(), 0);
+}
+
+bool MemorySystem::Impl::per_kernel_carveout() const {
+  return !h.dram_only && arch.rules == RulesFamily::Volta && arch.unified_l1_shared > 0 && cfg.carveout_percent < 0 &&
+         cfg.shared_capacity < 0;
 }
 
 MemorySystem::MemorySystem(const ArchSpec& arch, const MemoryConfig& config)
@@ -75,6 +85,28 @@ void MemorySystem::begin_kernel() {
       c.invalidate_all();
     }
   m.kernel = Counters{};
+}
+
+void MemorySystem::begin_kernel(const OccupancyInput& launch) {
+  Impl& m = *impl_;
+  if (m.per_kernel_carveout()) {
+    std::int64_t shared = m.arch.default_shared_capacity;
+    try {
+      shared = driver_shared_capacity(m.arch, launch);
+    } catch (const InputError&) {
+      // recorded on a GPU with limits this one does not have: the default split
+    }
+    if (shared != m.h.shared_capacity) {
+      MemoryConfig c = m.cfg;
+      c.shared_capacity = shared;
+      const memory::Hierarchy k = memory::Hierarchy::resolve(m.arch, c);
+      m.h.shared_capacity = k.shared_capacity;
+      m.h.l1_bytes = k.l1_bytes;
+      m.h.l1 = k.l1;
+      m.build_l1();
+    }
+  }
+  begin_kernel();
 }
 
 InstructionCounts MemorySystem::access(const WarpAccess& rec, int sm, Counters* pc_counters) {
@@ -142,6 +174,7 @@ const Counters& MemorySystem::kernel_counters() const { return impl_->kernel; }
 void MemorySystem::reset_kernel_counters() { impl_->kernel = Counters{}; }
 int MemorySystem::num_sms() const { return impl_->h.num_sms; }
 std::int64_t MemorySystem::l1_size() const { return impl_->h.l1_bytes; }
+std::int64_t MemorySystem::shared_capacity() const { return impl_->h.shared_capacity; }
 std::int64_t MemorySystem::l2_size() const { return impl_->h.l2_bytes; }
 
 const Cache* MemorySystem::l1_cache(int sm) const {
@@ -168,7 +201,8 @@ std::string MemorySystem::describe() const {
   } else {
     out += fmt::format("{} per SM", m.l1.front().describe());
     if (m.arch.unified_l1_shared > 0)
-      out += fmt::format(" (unified {} KB - {} KB shared)", m.arch.unified_l1_shared / 1024, h.shared_capacity / 1024);
+      out += fmt::format(" (unified {} KB - {} KB shared{})", m.arch.unified_l1_shared / 1024, h.shared_capacity / 1024,
+                         m.per_kernel_carveout() ? "; per kernel: the driver's carveout for its blocks" : "");
     static constexpr const char* kStore[] = {"invalidate the line", "update a resident line (write-through)",
                                              "write-through, write-allocate"};
     out += fmt::format("; {} fills; global stores: {}{}\n", h.sector_fills ? "sector" : "whole-line",

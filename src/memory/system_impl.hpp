@@ -53,6 +53,11 @@ struct MemorySystem::Impl {
   memory::WarpLines lines;      // scratch for the record in flight
 
   Impl(const ArchSpec& a, const MemoryConfig& c);
+  // (Re)creates the per-SM L1s for h.l1 (construction, a kernel with another carveout).
+  void build_l1();
+  // Whether the driver chooses the carveout per kernel: 7.0+ unified L1/shared
+  // and no carveout or shared capacity in MemoryConfig.
+  bool per_kernel_carveout() const;
 
   // The hot path (access_path.cpp).
   void cached(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d);

@@ -265,6 +265,16 @@ std::vector<std::string> limiter_names(unsigned limiters) {
   return out;
 }
 
+std::int64_t driver_shared_capacity(const ArchSpec& a, const OccupancyInput& in) {
+  if (a.cc_major < 7 || a.unified_l1_shared <= 0 || a.shared_capacities.empty()) return a.default_shared_capacity;
+  OccupancyInput all = in;  // the blocks that fit with every capacity on offer
+  all.carveout_pct = 100;
+  all.cache = CachePreference::None;
+  const OccupancyResult r = compute_occupancy(a, all);
+  const i64 need = std::max<i64>(a.default_shared_capacity, i64{r.blocks_per_sm} * r.shared_per_block);
+  return capacity_at_least(a, need).value_or(a.max_shared_per_sm);
+}
+
 OccupancyResult compute_occupancy(const ArchSpec& a, const OccupancyInput& in) {
   const Limits l = limits(a, in);
   if (!l.error.empty()) throw InputError(l.error);
