@@ -1,6 +1,11 @@
 #include "analyze/analyzer.hpp"
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "analyze/interleaver.hpp"
 #include "warpscope/occupancy.hpp"
@@ -87,7 +92,134 @@ std::uint64_t wave_ctas(const ArchSpec& arch, const KernelInfo& k, int sms) {
   return static_cast<std::uint64_t>(std::max(blocks, 1)) * static_cast<std::uint64_t>(sms);
 }
 
+// A stretch of selected records for every architecture's run, and the kernels
+// that start in it.
+struct Batch {
+  struct KernelStart {
+    std::size_t at = 0;  // index of the kernel's first record in recs
+    KernelInfo info;
+    bool has_sm = false;  // its first record carries an SM id
+  };
+  std::vector<WarpAccess> recs;
+  std::vector<KernelStart> starts;
+};
+constexpr std::size_t kBatchRecords = 4096;
+
+// A new kernel on one run: the previous kernel's buffered warps go out, and
+// warps are interleaved per wave of this architecture's co-resident CTAs.
+void start_kernel(ArchRun& r, const Batch::KernelStart& k, bool interleave) {
+  const std::uint32_t id = k.info.id;
+  if (r.kernel_slot.size() <= id) r.kernel_slot.resize(id + 1u, 0);
+  if (r.kernel_slot[id] == 0) {  // first seen: a result, in order of first appearance
+    KernelResult kr;
+    kr.info = k.info;
+    r.result.kernels.push_back(std::move(kr));
+    r.kernel_slot[id] = r.result.kernels.size();
+  }
+  if (r.interleaver) r.interleaver->flush();
+  r.interleaver.reset();
+  if (interleave && !k.has_sm) {
+    ArchRun* run = &r;
+    r.interleaver = std::make_unique<WarpInterleaver>(wave_ctas(*r.arch, k.info, r.memory->num_sms()),
+                                                      [run](const WarpAccess& x) { run->process(x); });
+  }
+}
+
+void run_batch(ArchRun& r, const Batch& b, bool interleave) {
+  std::size_t next_start = 0;
+  for (std::size_t i = 0; i < b.recs.size(); ++i) {
+    while (next_start < b.starts.size() && b.starts[next_start].at == i) start_kernel(r, b.starts[next_start++], interleave);
+    if (r.interleaver) r.interleaver->push(b.recs[i]);
+    else r.process(b.recs[i]);
+  }
+}
+
+// Threads that each replay the batches through some of the runs (round robin
+// over the architectures), fed through bounded queues so that memory stays
+// bounded whatever the trace size. Results do not depend on the thread count:
+// each run sees the same records in the same order.
+class RunWorkers {
+ public:
+  RunWorkers(std::vector<std::unique_ptr<ArchRun>>& runs, int threads, bool interleave) : interleave_(interleave) {
+    for (int t = 0; t < threads; ++t) workers_.emplace_back();  // deque: workers never move
+    for (std::size_t i = 0; i < runs.size(); ++i) workers_[i % workers_.size()].runs.push_back(runs[i].get());
+    for (auto& w : workers_) w.thread = std::thread([this, &w] { work(w); });
+  }
+  RunWorkers(const RunWorkers&) = delete;
+  RunWorkers& operator=(const RunWorkers&) = delete;
+  ~RunWorkers() { stop(); }  // an error on the reading side: end quietly
+
+  void push(std::shared_ptr<const Batch> b) {
+    for (auto& w : workers_) {
+      std::unique_lock lock(w.mutex);
+      w.room.wait(lock, [&] { return w.queue.size() < kQueued; });
+      w.queue.push_back(b);
+      w.ready.notify_one();
+    }
+  }
+  // Ends the stream, waits for every worker; rethrows the first error of the
+  // first architecture that failed.
+  void finish() {
+    stop();
+    for (auto& w : workers_)
+      if (w.error) std::rethrow_exception(w.error);
+  }
+
+ private:
+  void stop() {
+    if (stopped_) return;
+    stopped_ = true;
+    for (auto& w : workers_) {
+      std::lock_guard lock(w.mutex);
+      w.queue.push_back(nullptr);  // past the bound: the end marker never waits
+      w.ready.notify_one();
+    }
+    for (auto& w : workers_) w.thread.join();
+  }
+
+  static constexpr std::size_t kQueued = 4;
+  struct Worker {
+    std::vector<ArchRun*> runs;
+    std::thread thread;
+    std::mutex mutex;
+    std::condition_variable ready, room;
+    std::deque<std::shared_ptr<const Batch>> queue;
+    std::exception_ptr error;
+  };
+
+  void work(Worker& w) {
+    for (;;) {
+      std::shared_ptr<const Batch> b;
+      {
+        std::unique_lock lock(w.mutex);
+        w.ready.wait(lock, [&] { return !w.queue.empty(); });
+        b = std::move(w.queue.front());
+        w.queue.pop_front();
+        w.room.notify_one();
+      }
+      if (!b) return;
+      if (w.error) continue;  // drain after a failure; the reader stops at finish()
+      try {
+        for (ArchRun* r : w.runs) run_batch(*r, *b, interleave_);
+      } catch (...) {
+        w.error = std::current_exception();
+      }
+    }
+  }
+
+  bool interleave_;
+  bool stopped_ = false;
+  std::deque<Worker> workers_;
+};
+
 }  // namespace
+
+int analyze_threads(const AnalyzeOptions& options, std::size_t archs) {
+  if (archs < 2 || options.threads == 1) return 1;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t want = options.threads > 0 ? static_cast<std::size_t>(options.threads) : cores;
+  return static_cast<int>(std::max<std::size_t>(1, std::min(want, archs)));
+}
 
 AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec*>& archs,
                             const AnalyzeOptions& options, const ProgressFn& progress) {
@@ -102,21 +234,38 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
     r->flush_dirty = options.flush_dirty_at_kernel_end;
     runs.push_back(std::move(r));
   }
+  const int threads = analyze_threads(options, runs.size());
+  std::unique_ptr<RunWorkers> workers;
+  if (threads > 1) workers = std::make_unique<RunWorkers>(runs, threads, options.interleave_warps);
 
   AnalyzeResult out;
-  WarpAccess rec;
   std::int64_t current_kernel = -1;
   std::vector<std::int8_t> selected;  // per trace kernel id: -1 unknown, 0 no, 1 yes
   std::uint64_t next_progress = 0;
+  auto batch = std::make_shared<Batch>();
+  batch->recs.reserve(kBatchRecords);
+  // One thread: the runs take each batch in turn; several: the workers do.
+  auto hand_over = [&] {
+    if (batch->recs.empty()) return;
+    if (workers) {
+      workers->push(std::move(batch));
+      batch = std::make_shared<Batch>();
+      batch->recs.reserve(kBatchRecords);
+    } else {
+      for (auto& r : runs) run_batch(*r, *batch, options.interleave_warps);
+      batch->recs.clear();
+      batch->starts.clear();
+    }
+  };
   // Records come by the chunk (next_batch, no copy); each is expanded to the
   // WarpAccess the memory system takes only once its kernel is selected.
-  for (auto batch = trace.next_batch(); !batch.empty(); batch = trace.next_batch()) {
-    out.records_read += batch.size();
+  for (auto in = trace.next_batch(); !in.empty(); in = trace.next_batch()) {
+    out.records_read += in.size();
     if (progress && trace.bytes_read() >= next_progress) {
       progress(trace.bytes_read(), trace.file_size());
       next_progress = trace.bytes_read() + (1u << 22);
     }
-    for (const PackedAccess& packed : batch) {
+    for (const PackedAccess& packed : in) {
       if (packed.kernel >= selected.size()) selected.resize(packed.kernel + 1u, -1);
       const KernelInfo* info = nullptr;
       if (selected[packed.kernel] < 0 || static_cast<std::int64_t>(packed.kernel) != current_kernel)
@@ -125,38 +274,24 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
       if (selected[packed.kernel] < 0) {
         const bool take = !options.kernel_filter || (info && std::regex_search(info->name, *options.kernel_filter));
         selected[packed.kernel] = take ? 1 : 0;
-        if (take)
-          for (auto& r : runs) {
-            if (r->kernel_slot.size() <= packed.kernel) r->kernel_slot.resize(packed.kernel + 1u, 0);
-            KernelResult kr;
-            if (info) kr.info = *info;
-            kr.info.id = packed.kernel;
-            r->result.kernels.push_back(std::move(kr));
-            r->kernel_slot[packed.kernel] = r->result.kernels.size();
-          }
       }
       if (selected[packed.kernel] == 0) continue;
       ++out.records_analyzed;
-      packed.expand(rec);
       if (static_cast<std::int64_t>(packed.kernel) != current_kernel) {
         current_kernel = packed.kernel;
-        for (auto& r : runs) {
-          if (r->interleaver) r->interleaver->flush();
-          r->interleaver.reset();
-          if (options.interleave_warps && packed.sm < 0) {
-            KernelInfo k = info ? *info : KernelInfo{};
-            ArchRun* run = r.get();
-            r->interleaver = std::make_unique<WarpInterleaver>(
-                wave_ctas(*r->arch, k, r->memory->num_sms()), [run](const WarpAccess& x) { run->process(x); });
-          }
-        }
+        Batch::KernelStart k;
+        k.at = batch->recs.size();
+        if (info) k.info = *info;
+        k.info.id = packed.kernel;
+        k.has_sm = packed.sm >= 0;
+        batch->starts.push_back(std::move(k));
       }
-      for (auto& r : runs) {
-        if (r->interleaver) r->interleaver->push(rec);
-        else r->process(rec);
-      }
+      packed.expand(batch->recs.emplace_back());
+      if (batch->recs.size() >= kBatchRecords) hand_over();
     }
   }
+  hand_over();
+  if (workers) workers->finish();
   for (auto& r : runs) {
     if (r->interleaver) r->interleaver->flush();
     r->close_kernel();

@@ -26,6 +26,10 @@ struct AnalyzeOptions {
   // Replay the warps of each wave of co-resident CTAs round robin (hardware issue
   // order) instead of in trace order; traces with SM ids are taken as they are.
   bool interleave_warps = true;
+  // Threads for the architectures (each replays every record through its own
+  // memory system): 0 = one per architecture, up to the cores; 1 = all on the
+  // reading thread. The results do not depend on it.
+  int threads = 0;
 };
 
 // Counters of one instruction (kernel, PC) on one architecture.
@@ -67,6 +71,9 @@ using ProgressFn = std::function<void(std::uint64_t, std::uint64_t)>;
 
 AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec*>& archs,
                             const AnalyzeOptions& options, const ProgressFn& progress = {});
+
+// The threads analyze_trace uses for `archs` architectures.
+int analyze_threads(const AnalyzeOptions& options, std::size_t archs);
 
 // CTA -> SM when the trace carries no SM id: round robin over the SMs, the
 // order in which the block scheduler hands out the first wave.

@@ -35,6 +35,7 @@ struct AnalyzeArgs {
   std::string shared_capacity;
   bool flush_dirty = false;
   bool all_metrics = false;
+  int threads = 0;
   bool no_interleave = false;
 };
 
@@ -200,6 +201,11 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
   cmd->add_flag("--no-interleave", args->no_interleave,
                 "replay records in trace order instead of interleaving the warps of co-resident CTAs");
   cmd->add_flag("--all-metrics", args->all_metrics, "also print counters that are zero everywhere");
+  cmd->add_option("--threads", args->threads,
+                  "threads for the architectures, each replaying the trace through its own model (0: one per "
+                  "architecture, up to the cores; 1: none); the results do not depend on it")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1024));
 
   return [&g, args]() {
     AnalyzeOptions options;
@@ -234,6 +240,7 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     }
     options.flush_dirty_at_kernel_end = args->flush_dirty;
     options.interleave_warps = !args->no_interleave;
+    options.threads = args->threads;
     const auto archs = database(g).get_list(args->archs);
     std::vector<const ArchSpec*> specs;
     for (const auto* e : archs) specs.push_back(&e->spec);

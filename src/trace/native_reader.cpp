@@ -254,7 +254,7 @@ class NativeReader final : public TraceSource {
     if (workers_ == nullptr && threads_ > 1 && !ahead_done_) workers_ = std::make_unique<ChunkWorkers>(threads_);
     if (workers_ != nullptr) {
       read_ahead();  // keep the workers busy while this chunk is consumed
-      if (!a.job->done) workers_->wait(a.job.get());
+      workers_->wait(a.job.get());  // reads `done` under the workers' lock (a job decoded here is done)
     }
     if (a.job->error) std::rethrow_exception(a.job->error);
     cur_ = std::move(a.job);

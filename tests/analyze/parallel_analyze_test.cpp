@@ -1,0 +1,69 @@
+// analyze_trace on several architectures with one thread per architecture must
+// give exactly what one thread gives: every kernel's and every instruction's
+// counters, in the same order, also with a kernel filter.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "analyze/analyzer.hpp"
+#include "test_support.hpp"
+
+namespace warpscope::test {
+namespace {
+
+AnalyzeResult run(int threads, const char* filter) {
+  auto trace = open_trace(WARPSCOPE_SOURCE_DIR "/validation/h100/suite/const_local.wst");
+  AnalyzeOptions o;
+  o.threads = threads;
+  if (filter) o.kernel_filter = std::regex(filter);
+  return analyze_trace(*trace, {&arch("sm_35"), &arch("sm_70"), &arch("sm_90")}, o);
+}
+
+void expect_same(const Counters& a, const Counters& b, const std::string& where) {
+  EXPECT_EQ(a.global_ld.sectors, b.global_ld.sectors) << where;
+  EXPECT_EQ(a.global_ld.sector_hits, b.global_ld.sector_hits) << where;
+  EXPECT_EQ(a.local_ld.sector_hits, b.local_ld.sector_hits) << where;
+  EXPECT_EQ(a.local_st.sectors, b.local_st.sectors) << where;
+  EXPECT_EQ(a.const_serialization, b.const_serialization) << where;
+  EXPECT_EQ(a.l2_read_sectors, b.l2_read_sectors) << where;
+  EXPECT_EQ(a.l2_read_sector_hits, b.l2_read_sector_hits) << where;
+  EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes) << where;
+  EXPECT_EQ(a.dram_write_bytes, b.dram_write_bytes) << where;
+}
+
+TEST(ParallelAnalyze, ThreadsDoNotChangeTheResults) {
+  EXPECT_EQ(analyze_threads(AnalyzeOptions{}, 1), 1);  // one architecture: the reading thread
+  AnalyzeOptions two;
+  two.threads = 2;
+  EXPECT_EQ(analyze_threads(two, 3), 2);
+  for (const char* filter : {static_cast<const char*>(nullptr), "local"}) {
+    const AnalyzeResult one = run(1, filter), many = run(3, filter);
+    ASSERT_EQ(one.archs.size(), 3u);
+    ASSERT_EQ(many.archs.size(), 3u);
+    EXPECT_EQ(one.records_analyzed, many.records_analyzed);
+    if (filter) {
+      EXPECT_LT(one.records_analyzed, one.records_read);
+    }
+    for (std::size_t a = 0; a < 3; ++a) {
+      const ArchResult &x = one.archs[a], &y = many.archs[a];
+      ASSERT_EQ(x.kernels.size(), y.kernels.size());
+      ASSERT_GT(x.kernels.size(), 1u);
+      for (std::size_t k = 0; k < x.kernels.size(); ++k) {
+        const std::string where = x.arch->name + " kernel " + x.kernels[k].info.name;
+        EXPECT_EQ(x.kernels[k].info.id, y.kernels[k].info.id) << where;
+        EXPECT_EQ(x.kernels[k].records, y.kernels[k].records) << where;
+        EXPECT_EQ(x.kernels[k].l1_bytes, y.kernels[k].l1_bytes) << where;
+        expect_same(x.kernels[k].counters, y.kernels[k].counters, where);
+      }
+      ASSERT_EQ(x.pcs.size(), y.pcs.size());
+      for (std::size_t p = 0; p < x.pcs.size(); ++p) {
+        EXPECT_EQ(x.pcs[p].pc, y.pcs[p].pc);
+        EXPECT_EQ(x.pcs[p].executions, y.pcs[p].executions);
+        expect_same(x.pcs[p].counters, y.pcs[p].counters, x.arch->name + " pc " + std::to_string(x.pcs[p].pc));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace warpscope::test
