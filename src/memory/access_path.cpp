@@ -41,16 +41,6 @@ using memory::Delta;
 using memory::Kind;
 
 constexpr int kLineShift = 7;
-constexpr std::uint64_t kLocalTag = 1ull << 63;
-
-// Local addresses are per-thread offsets: make them private to the warp, and
-// apart from every global line. A warp's local lines stay consecutive, as in
-// the hardware's per-warp local window, so a hashed L1 index spreads them
-// over its sets.
-std::uint64_t local_key(const WarpAccess& rec, std::uint64_t line) {
-  const std::uint64_t warp_uid = (std::uint64_t{rec.kernel} << 48) ^ (std::uint64_t{rec.cta} << 16) ^ rec.warp;
-  return kLocalTag | (((warp_uid << 20) ^ line) & (kLocalTag - 1));
-}
 
 bool evict_first_op(CacheOp op) { return op == CacheOp::Cs || op == CacheOp::Lu; }
 
@@ -116,14 +106,14 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
     // so that the host's cache misses overlap.
     if (lines.count > 1) {
       for (std::uint32_t i = 0; i < lines.count; ++i) {
-        const std::uint64_t key = local ? local_key(rec, lines.lines[i].line) : lines.lines[i].line;
+        const std::uint64_t key = local ? local_windows.key(rec, sm, lines.lines[i].line) : lines.lines[i].line;
         l1c->prefetch(LineAddr{key});
         if (!l2.empty()) l2.front().prefetch(LineAddr{key});
       }
     }
     for (std::uint32_t i = 0; i < lines.count; ++i) {
       const memory::WarpLine& w = lines.lines[i];
-      const std::uint64_t key = local ? local_key(rec, w.line) : w.line;
+      const std::uint64_t key = local ? local_windows.key(rec, sm, w.line) : w.line;
       const ReadResult r = l1c->read(LineAddr{key}, h.sector_fills ? w.sectors : all, o);
       d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
       write_back(r.evicted, d);
@@ -152,10 +142,10 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
   if (l1c != nullptr && !local && l1_has_global[static_cast<std::size_t>(sm)] == 0) l1c = nullptr;  // nothing to invalidate
   if (lines.count > 1 && !l2.empty())
     for (std::uint32_t i = 0; i < lines.count; ++i)
-      l2.front().prefetch(LineAddr{local ? local_key(rec, lines.lines[i].line) : lines.lines[i].line});
+      l2.front().prefetch(LineAddr{local ? local_windows.key(rec, sm, lines.lines[i].line) : lines.lines[i].line});
   for (std::uint32_t i = 0; i < lines.count; ++i) {
     const memory::WarpLine& w = lines.lines[i];
-    const std::uint64_t key = local ? local_key(rec, w.line) : w.line;
+    const std::uint64_t key = local ? local_windows.key(rec, sm, w.line) : w.line;
     if (h.invalidate_on_bypass && l1c != nullptr) write_back(l1c->invalidate(LineAddr{key}), d);
     l2_read(key, w.sectors, ef, d);
   }
@@ -178,7 +168,7 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
     WriteOptions o;  // write-allocate, write-back: the store stays in L1
     for (std::uint32_t i = 0; i < lines.count; ++i) {
       const memory::WarpLine& w = lines.lines[i];
-      const WriteResult r = l1c->write(LineAddr{local_key(rec, w.line)}, w.bytes, o);
+      const WriteResult r = l1c->write(LineAddr{local_windows.key(rec, sm, w.line)}, w.bytes, o);
       d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
       write_back(r.evicted, d);
     }
@@ -196,7 +186,7 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
   }
   for (std::uint32_t i = 0; i < lines.count; ++i) {
     const memory::WarpLine& w = lines.lines[i];
-    const std::uint64_t key = local ? local_key(rec, w.line) : w.line;
+    const std::uint64_t key = local ? local_windows.key(rec, sm, w.line) : w.line;
     if (l1c != nullptr) {
       if (h.store == memory::StorePolicy::Invalidate) {
         write_back(l1c->invalidate(LineAddr{key}), d);

@@ -85,6 +85,7 @@ void MemorySystem::begin_kernel() {
       c.invalidate_all();
     }
   m.kernel = Counters{};
+  m.local_windows.begin_kernel(m.h.num_sms, 0, 0);  // shape unknown: a window per warp
 }
 
 void MemorySystem::begin_kernel(const OccupancyInput& launch) {
@@ -107,6 +108,18 @@ void MemorySystem::begin_kernel(const OccupancyInput& launch) {
     }
   }
   begin_kernel();
+  // Local windows per resident warp slot: the blocks that fit at the largest
+  // carveout (the driver's choice holds them all).
+  if (launch.threads > 0) {
+    OccupancyInput all = launch;
+    all.carveout_pct = m.arch.cc_major >= 7 ? std::optional<int>(100) : std::nullopt;
+    try {
+      const OccupancyResult o = compute_occupancy(m.arch, all);
+      m.local_windows.begin_kernel(m.h.num_sms, o.blocks_per_sm, (launch.threads + 31) / 32);
+    } catch (const InputError&) {
+      // a launch this GPU cannot run: a window per warp
+    }
+  }
 }
 
 InstructionCounts MemorySystem::access(const WarpAccess& rec, int sm, Counters* pc_counters) {

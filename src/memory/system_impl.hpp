@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "memory/hierarchy.hpp"
+#include "memory/local_windows.hpp"
 #include "memory/warp_lines.hpp"
 #include "warpscope/cache.hpp"
 #include "warpscope/counters.hpp"
@@ -51,6 +52,7 @@ struct MemorySystem::Impl {
   std::vector<std::uint8_t> l1_has_global;
   Counters kernel;
   memory::WarpLines lines;      // scratch for the record in flight
+  memory::LocalWindows local_windows;  // where each warp's local lines live (memory/local_windows.hpp)
 
   Impl(const ArchSpec& a, const MemoryConfig& c);
   // (Re)creates the per-SM L1s for h.l1 (construction, a kernel with another carveout).

@@ -22,8 +22,9 @@ REASONS = [
      "time hit exactly as the model counts; issued at once they hit less, by an amount that varies "
      "between runs by more than the 5-point target (1 B: 50.3% in the suite, 61.3% in the probe)"),
     (("l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_hit",),
-     "local store hits: the H100 counts 41% of the local stores of the spilling kernel as hits, the "
-     "model none (its local lines do not stay in L1 between the stores); not understood"),
+     "local store hits: the H100 counts 41% of the local stores of the spilling kernel as hits: the "
+     "warps of later CTAs reuse the local windows of the warp slots they take (memory/local_windows.hpp; "
+     "the model 38%)"),
     (("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld"),
      "shared accesses of a reduction contend with other warps' accesses in flight: ncu adds those "
@@ -37,9 +38,9 @@ REASONS = [
      "SM pairs share an L2 partition is assumed) add a few points"),
     (("l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit", "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss"),
      "local load hits of the spilling kernel: its local lines slightly exceed the 224 KB L1 of the "
-     "driver's default 32 KB carveout; the model keeps 79% of them with the measured randm8 replacement "
-     "(80.5% with LRU), 95% with 256 KB, the H100 90.5%: it keeps more local data than a 224 KB L1 "
-     "of 32 XOR-folded sets, through a different local address to set mapping or usable size (not measured)"),
+     "driver's default 32 KB carveout; with local windows per resident warp slot and randm8 the model "
+     "keeps 81.9% of them (79.2% with a window per warp, 95% with 256 KB), the H100 90.5%: it keeps more "
+     "local data than a 224 KB L1 of 32 XOR-folded sets (address to set mapping or usable size, not measured)"),
     (("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss"),
      "L1 hit rate outside 5 points: warp interleaving decides reuse here and the model's issue order "
      "is an approximation"),
@@ -48,8 +49,10 @@ REASONS = [
      "kernel, each read first (store-only kernels: DRAM read minus the ~3 KB floor = DRAM write, "
      "g_st4_stride32 235,776 / 234,752 B); validation/h100/write_probe measures it: L2 writes partial "
      "sectors back from about 25-32K lines of them (3-4 MB) on, at any issue rate, and whole dirty "
-     "sectors from about 8 MB, far below its 50 MB; global reductions reading 1.5x their sectors "
-     "(g_red_add4_*), local-memory spills, instruction/constant fetches beyond the 8 KB slack"),
+     "sectors from about 8 MB, far below its 50 MB, which also takes local_array's rewritten local "
+     "windows (34.6 MB: 132 SMs x 64 warp slots x 4 KB) to DRAM 90 MB worth while the model's L2 keeps "
+     "them (10 MB written); global reductions reading 1.5x their sectors (g_red_add4_*), "
+     "local-memory spills, instruction/constant fetches beyond the 8 KB slack"),
 ]
 
 
