@@ -215,8 +215,10 @@ class RunWorkers {
 }  // namespace
 
 int analyze_threads(const AnalyzeOptions& options, std::size_t archs) {
-  if (archs < 2 || options.threads == 1) return 1;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  // One architecture stays on the reading thread: a model thread beside it
+  // measured no faster (the trace's decoding workers already run apart).
+  if (archs < 2 || options.threads == 1 || (options.threads == 0 && cores < 2)) return 0;
   const std::size_t want = options.threads > 0 ? static_cast<std::size_t>(options.threads) : cores;
   return static_cast<int>(std::max<std::size_t>(1, std::min(want, archs)));
 }
@@ -236,7 +238,7 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
   }
   const int threads = analyze_threads(options, runs.size());
   std::unique_ptr<RunWorkers> workers;
-  if (threads > 1) workers = std::make_unique<RunWorkers>(runs, threads, options.interleave_warps);
+  if (threads > 0) workers = std::make_unique<RunWorkers>(runs, threads, options.interleave_warps);
 
   AnalyzeResult out;
   std::int64_t current_kernel = -1;

@@ -26,9 +26,11 @@ struct AnalyzeOptions {
   // Replay the warps of each wave of co-resident CTAs round robin (hardware issue
   // order) instead of in trace order; traces with SM ids are taken as they are.
   bool interleave_warps = true;
-  // Threads for the architectures (each replays every record through its own
-  // memory system): 0 = one per architecture, up to the cores; 1 = all on the
-  // reading thread. The results do not depend on it.
+  // Threads that replay the records through the architectures' memory systems
+  // while the reading thread reads and expands the next ones, when there are
+  // several architectures: 0 = one per architecture, up to the cores (none on
+  // a single core); 1 = everything on the reading thread; N = at most N. The
+  // results do not depend on it.
   int threads = 0;
 };
 
@@ -72,7 +74,8 @@ using ProgressFn = std::function<void(std::uint64_t, std::uint64_t)>;
 AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec*>& archs,
                             const AnalyzeOptions& options, const ProgressFn& progress = {});
 
-// The threads analyze_trace uses for `archs` architectures.
+// The model threads analyze_trace starts for `archs` architectures (0: the
+// models run on the reading thread).
 int analyze_threads(const AnalyzeOptions& options, std::size_t archs);
 
 // CTA -> SM when the trace carries no SM id: round robin over the SMs, the

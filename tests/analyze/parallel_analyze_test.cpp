@@ -32,10 +32,13 @@ void expect_same(const Counters& a, const Counters& b, const std::string& where)
 }
 
 TEST(ParallelAnalyze, ThreadsDoNotChangeTheResults) {
-  EXPECT_EQ(analyze_threads(AnalyzeOptions{}, 1), 1);  // one architecture: the reading thread
+  AnalyzeOptions one_thread;
+  one_thread.threads = 1;
+  EXPECT_EQ(analyze_threads(one_thread, 3), 0);  // everything on the reading thread
   AnalyzeOptions two;
   two.threads = 2;
   EXPECT_EQ(analyze_threads(two, 3), 2);
+  EXPECT_EQ(analyze_threads(two, 1), 0);  // one architecture: on the reading thread
   for (const char* filter : {static_cast<const char*>(nullptr), "local"}) {
     const AnalyzeResult one = run(1, filter), many = run(3, filter);
     ASSERT_EQ(one.archs.size(), 3u);
