@@ -79,6 +79,11 @@ struct ValidationSummary {
   std::size_t exact = 0, exact_matched = 0;        // exact checks (known ones excluded)
   std::size_t toleranced = 0, within = 0;          // toleranced checks (known ones excluded)
   std::size_t known = 0, known_passing = 0, unchecked = 0;
+  // Launches with hit rates or DRAM bytes checked, and those whose every hit
+  // rate and DRAM byte count is within its tolerance, known mismatches counted
+  // as outside: the accuracy target of the validation suite (5 points of hit
+  // rate, 10% of DRAM bytes in validation/h100/suite/tolerances.toml).
+  std::size_t kernels_toleranced = 0, kernels_within = 0;
   // Over the toleranced counters, known mismatches included, per unit; relative
   // errors leave out counters that pass by the absolute slack alone (counted apart).
   std::size_t points_count = 0, percent_count = 0, slack_passed = 0;

@@ -79,6 +79,10 @@ std::vector<std::string> summary_lines(const ValidationReport& report, const Val
                               s.percent_count, s.percent_mean, s.percent_worst, s.percent_worst_at));
   if (s.slack_passed)
     out.push_back(fmt::format("  {} more within their absolute slack (left out of the relative errors)", s.slack_passed));
+  if (s.kernels_toleranced)
+    out.push_back(fmt::format("launches with every hit rate and DRAM byte count within tolerance (known mismatches "
+                              "count as outside): {} of {}",
+                              s.kernels_within, s.kernels_toleranced));
   if (s.known)
     out.push_back(fmt::format("known mismatches: {}{}", s.known,
                               s.known_passing ? fmt::format(" ({} now within tolerance: remove them from tolerances.toml)",

@@ -24,7 +24,13 @@ ValidationSummary summarize(const ValidationReport& report) {
   for (const auto& k : report.kernels) {
     if (k.app != last_app) ++s.apps;
     last_app = k.app;
+    bool toleranced = false, all_within = true;
     for (const auto& c : k.counters) {
+      const bool target = c.unit == ErrorUnit::Points || c.counter.rfind("dram__bytes", 0) == 0;
+      if (c.verdict != Verdict::Unchecked && target) {
+        toleranced = true;
+        all_within = all_within && (c.verdict == Verdict::Within || c.verdict == Verdict::KnownPasses);
+      }
       const bool known = c.verdict == Verdict::Known || c.verdict == Verdict::KnownPasses;
       s.known += known;
       s.known_passing += c.verdict == Verdict::KnownPasses;
@@ -59,6 +65,8 @@ ValidationSummary summarize(const ValidationReport& report) {
                                          validate::value_cell(c, true), validate::value_cell(c, false),
                                          validate::difference_cell(c), validate::tolerance_cell(c)));
     }
+    s.kernels_toleranced += toleranced;
+    s.kernels_within += toleranced && all_within;
   }
   if (s.points_count) s.points_mean /= static_cast<double>(s.points_count);
   if (s.percent_count) s.percent_mean /= static_cast<double>(s.percent_count);

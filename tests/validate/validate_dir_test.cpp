@@ -47,6 +47,32 @@ TEST(ValidateDir, ExactCountersMatchAndCacheCountersAreWithinTolerance) {
     }
 }
 
+// The accuracy target's launch count: a launch meets it when each of its hit
+// rates and DRAM byte counts is within tolerance; a known mismatch does not.
+TEST(ValidateDir, LaunchesMeetingTheAccuracyTarget) {
+  auto counter = [](const char* name, ErrorUnit unit, Verdict v) {
+    CounterComparison c;
+    c.counter = name;
+    c.unit = unit;
+    c.verdict = v;
+    return c;
+  };
+  ValidationReport r;
+  KernelValidation a, b, c, d;
+  a.counters = {counter("l1tex__hit", ErrorUnit::Points, Verdict::Within),
+                counter("dram__bytes_read.sum", ErrorUnit::Percent, Verdict::Within)};
+  b.counters = {counter("l1tex__hit", ErrorUnit::Points, Verdict::Known)};           // outside
+  c.counters = {counter("dram__bytes_write.sum", ErrorUnit::Percent, Verdict::KnownPasses),
+                counter("lts__t_requests", ErrorUnit::Percent, Verdict::Known),      // not a target counter
+                counter("smsp__inst", ErrorUnit::Count, Verdict::Fail)};             // nor an exact one
+  d.counters = {counter("lts__t_sectors", ErrorUnit::Percent, Verdict::Within)};    // no target counter
+  r.kernels = {a, b, c, d};
+  const ValidationSummary s = summarize(r);
+  EXPECT_EQ(s.kernels_toleranced, 3u);
+  EXPECT_EQ(s.kernels_within, 2u);
+  EXPECT_EQ(summarize(cache_report()).kernels_within, 6u);
+}
+
 TEST(ValidateDir, CorruptedHardwareValueFailsWithExitCode1) {
   const auto dir = make_suite_dir("corrupt");
   std::string csv = read_text(dir / "cache_kernels.ncu.csv");

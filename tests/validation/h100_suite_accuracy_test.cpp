@@ -1,0 +1,24 @@
+// The validation suite's accuracy target as a floor: launches of
+// validation/h100/suite whose every hit rate and DRAM byte count is within
+// 5 points / 10% (known mismatches counted as outside). 179 of 210 since
+// session 4 (docs/VALIDATION.md); a model change that loses a launch fails
+// here, one that gains launches should raise the floor.
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+#include "warpscope/validate.hpp"
+
+namespace warpscope::test {
+namespace {
+
+TEST(H100SuiteAccuracy, LaunchesWithinTheTargetDoNotDecrease) {
+  const ValidationReport r = validate_directory(WARPSCOPE_SOURCE_DIR "/validation/h100/suite", db());
+  const ValidationSummary s = summarize(r);
+  EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
+  EXPECT_EQ(s.kernels_toleranced, 210u);
+  EXPECT_GE(s.kernels_within, 179u);
+  EXPECT_EQ(s.exact_matched, s.exact);
+}
+
+}  // namespace
+}  // namespace warpscope::test
