@@ -67,7 +67,8 @@ inline constexpr std::uint16_t kTraceFormatVersion = 1;
 
 std::string_view to_string(TraceFormat f);                    // "native", "text"
 std::optional<TraceFormat> parse_trace_format(std::string_view text);
-// The format a file name asks for: .txt and .wstxt are text, anything else native.
+// The format a file name asks for: .txt and .wstxt are text, "-" (standard
+// output) text, anything else native.
 TraceFormat trace_format_for_path(const std::filesystem::path& path);
 
 // How a read ended; complete once next() has returned false.

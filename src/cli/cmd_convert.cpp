@@ -70,7 +70,9 @@ int convert(const ConvertArgs& a) {
 
   const TraceSummary summary = src->summary();
   if (summary.recovered) fmt::print(stderr, "warpscope: note: {}: {}\n", a.in, summary.note);
-  fmt::print("{} -> {} ({}): {} records, {} kernels\n", a.in, a.out, to_string(format), records, kernels);
+  // With the trace on standard output, the summary goes to standard error.
+  fmt::print(a.out == "-" ? stderr : stdout, "{} -> {} ({}): {} records, {} kernels\n", a.in, a.out, to_string(format),
+             records, kernels);
   return 0;
 }
 
@@ -84,7 +86,7 @@ Action add_convert_command(CLI::App& app, const GlobalOptions&) {
       "OUT is written as OUT.partial and renamed when complete; on error nothing is left behind.\n"
       "Example: warpscope convert kernel.wst kernel.txt");
   cmd->add_option("IN", args->in, "trace to read (native or text, detected)")->required();
-  cmd->add_option("OUT", args->out, "trace to write")->required();
+  cmd->add_option("OUT", args->out, "trace to write ('-': standard output, text unless --to native)")->required();
   cmd->add_option("--to", args->to, "output format: native | text")->check(CLI::IsMember({"native", "text"}));
   cmd->add_option("--level", args->level, "zstd compression level of native output")->capture_default_str();
   cmd->add_option("--records-per-chunk", args->records_per_chunk, "records per compressed chunk of native output")

@@ -164,6 +164,8 @@ int run_trace(const TraceArgs& a) {
       throw InputError(fmt::format("--kernel '{}': not a valid regular expression ({})", a.kernel, e.what()));
     }
   }
+  if (a.output == "-")
+    throw InputError("-o -: the traced application writes to standard output too; name a trace file (.wst or .txt)");
   if (a.buffer_mb != 0 && (!std::has_single_bit(a.buffer_mb) || a.buffer_mb > 16384))
     throw InputError(fmt::format("--buffer-mb {}: must be 0 or a power of two up to 16384", a.buffer_mb));
   if (a.ring_records < 1024 || !std::has_single_bit(a.ring_records) || a.ring_records > (1u << 26))

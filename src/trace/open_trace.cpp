@@ -22,6 +22,7 @@ std::optional<TraceFormat> parse_trace_format(std::string_view text) {
 TraceFormat trace_format_for_path(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (path == "-") return TraceFormat::Text;  // standard output: the readable form unless --to says otherwise
   return ext == ".txt" || ext == ".wstxt" ? TraceFormat::Text : TraceFormat::Native;
 }
 

@@ -12,13 +12,19 @@ namespace warpscope::trace {
 
 PartialFile::PartialFile(const std::filesystem::path& path, bool remove_on_failure)
     : path_(path), partial_(path.string() + ".partial"), remove_on_failure_(remove_on_failure) {
+  if (path == "-") {
+    to_stdout_ = true;
+    partial_ = "standard output";
+    file_ = stdout;
+    return;
+  }
   file_ = std::fopen(partial_.c_str(), "wb");
   if (file_ == nullptr) fail("create");
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 18);
 }
 
 PartialFile::~PartialFile() {
-  if (committed_) return;
+  if (committed_ || to_stdout_) return;
   if (file_ != nullptr) std::fclose(file_);
   if (remove_on_failure_) {
     std::error_code ec;
@@ -43,6 +49,10 @@ void PartialFile::flush() {
 
 void PartialFile::commit() {
   flush();
+  if (to_stdout_) {
+    committed_ = true;
+    return;
+  }
   std::FILE* f = file_;
   file_ = nullptr;
   if (std::fclose(f) != 0) fail("write");

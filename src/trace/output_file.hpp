@@ -1,5 +1,6 @@
 // The file a trace writer fills: "path.partial" until commit() renames it to
 // path, so a reader never mistakes an unfinished trace for a finished one.
+// The path "-" is standard output, written as it comes.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,7 @@ class PartialFile {
   [[noreturn]] void fail(const char* what) const;
   std::filesystem::path path_, partial_;
   std::FILE* file_ = nullptr;
+  bool to_stdout_ = false;
   bool remove_on_failure_;
   bool committed_ = false;
   std::uint64_t written_ = 0;

@@ -44,6 +44,18 @@ TEST(CliConvert, TextToNativeAndBack) {
   EXPECT_EQ(read_all(dir / "out3.txt").records.size(), 4u);
 }
 
+TEST(CliConvert, DashIsStandardOutput) {
+  const auto dir = scratch_dir();
+  write_bytes(dir / "in.txt", kText);
+  ASSERT_EQ(run_cli("convert " + q(dir / "in.txt") + " " + q(dir / "in.wst")).exit_code, 0);
+  const auto r = run_cli("convert " + q(dir / "in.wst") + " -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, kText);  // the text form, and nothing else, on standard output
+  EXPECT_NE(r.err.find(" -> - (text): 4 records, 2 kernels"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists("-"));
+  EXPECT_FALSE(std::filesystem::exists("-.partial"));
+}
+
 TEST(CliConvert, BadInputIsOneLineExit2AndNoOutput) {
   const auto dir = scratch_dir();
   write_bytes(dir / "good.txt", kText);

@@ -134,6 +134,9 @@ TEST_F(TraceCli, BadArgumentsAreOneErrorAndExit2) {
   r = run_cli("trace -o " + trace.string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(fs::exists(trace));
+  r = run_cli("trace -o - -- true");  // the application's own output would mix into the trace
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("-o -: the traced application writes to standard output too"), std::string::npos) << r.err;
 }
 
 std::string channel_app(const fs::path& stream, const std::string& bytes_and_then = "") {
