@@ -65,6 +65,8 @@ struct ArchSpec {
   std::int64_t unified_l1_shared = 0;             // 0 where L1 and shared are separate (5.x, 6.x)
   std::vector<std::int64_t> shared_capacities;    // shared-memory sizes the carveout may select
   std::int64_t default_shared_capacity = 0;
+  int driver_blocks_factor = 1;                   // the driver's carveout target (driver_shared_capacity)
+  std::int64_t driver_factor_cap = 0;
   std::int64_t l1_size = 0;                       // L1 data capacity at the default configuration
   int l1_line = 128, l1_sector = 32;
   bool l1_caches_global = false;                  // global loads cached in L1 without a modifier

@@ -77,13 +77,15 @@ struct OccupancyResult {
 OccupancyResult compute_occupancy(const ArchSpec& arch, const OccupancyInput& in);
 
 // The shared-memory capacity (of l1.shared_capacities) the driver gives a
-// launch whose application states no carveout, 7.0+: the smallest capacity that
-// holds the blocks the occupancy allows (each with its reserved shared memory),
-// and never less than l1.default_shared_capacity. The CUDA guide says the
-// driver picks a configuration per kernel (seed001 20.7.3); this rule matches the
-// H100's choice for 186 of the 210 suite launches and is one capacity step small
-// for the others (tests/occupancy/driver_carveout_test.cpp). Throws InputError
-// as compute_occupancy; before 7.0, the database's default.
+// launch whose application states no carveout, 7.0+ (the CUDA guide: the driver
+// picks a configuration per kernel, seed001 20.7.3): the smallest capacity that
+// holds the blocks the occupancy allows (each with its reserved shared memory);
+// for blocks of up to 512 threads also l1.driver_blocks_factor times the blocks
+// the warp slots allow, where that stays within l1.driver_factor_cap, and at
+// least l1.default_shared_capacity. On the H100 (factor 2, cap 132 KB) this is
+// the driver's choice for all 210 suite launches and 240 of 241 probe launches
+// (tests/occupancy/driver_carveout_test.cpp). Throws InputError as
+// compute_occupancy; before 7.0, the database's default.
 std::int64_t driver_shared_capacity(const ArchSpec& arch, const OccupancyInput& in);
 
 // The classic calculator's graphs: occupancy while one input varies.

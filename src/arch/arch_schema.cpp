@@ -40,6 +40,8 @@ const std::vector<ParamDef>& param_defs() {
       {"l1", "unified_size", P::Bytes, "bytes", "on-chip memory shared by L1 and shared memory (0: separate)", &S::unified_l1_shared},
       {"l1", "shared_capacities", P::BytesList, "bytes", "shared-memory capacities the configuration/carveout may select", &S::shared_capacities},
       {"l1", "default_shared_capacity", P::Bytes, "bytes", "shared-memory capacity of the default configuration", &S::default_shared_capacity},
+      {"l1", "driver_blocks_factor", P::Int, "", "7.0+, a launch stating no carveout: the driver sizes shared memory for this many times the blocks its warp slots allow (blocks of at most 512 threads), up to driver_factor_cap; 1: the blocks that fit", &S::driver_blocks_factor},
+      {"l1", "driver_factor_cap", P::Bytes, "bytes", "the largest shared capacity the driver picks for the driver_blocks_factor target (above it, only the blocks that fit)", &S::driver_factor_cap},
       {"l1", "size", P::Bytes, "bytes", "L1 data capacity at the default configuration (0: no L1)", &S::l1_size},
       {"l1", "line_size", P::Int, "bytes", "L1 line size", &S::l1_line},
       {"l1", "sector_size", P::Int, "bytes", "L1 sector size", &S::l1_sector},

@@ -271,7 +271,19 @@ std::int64_t driver_shared_capacity(const ArchSpec& a, const OccupancyInput& in)
   all.carveout_pct = 100;
   all.cache = CachePreference::None;
   const OccupancyResult r = compute_occupancy(a, all);
-  const i64 need = std::max<i64>(a.default_shared_capacity, i64{r.blocks_per_sm} * r.shared_per_block);
+  const i64 per_block = r.shared_per_block;
+  i64 need = i64{r.blocks_per_sm} * per_block;  // the blocks that fit
+  // Blocks of up to a quarter of the warp slots (<= 512 threads of 2048): room
+  // for driver_blocks_factor times the warp-limited blocks where that stays
+  // within driver_factor_cap, and never below the default capacity. Larger
+  // blocks get just what fits (validation/h100/carveout_probe: 1024 threads
+  // with 4 KB each run at 16 KB).
+  if (r.limit_warps >= 4) {
+    const i64 target = std::min<i64>(i64{a.driver_blocks_factor} * r.limit_warps, a.max_blocks_per_sm) * per_block;
+    need = std::max({need, std::min(target, a.driver_factor_cap), a.default_shared_capacity});
+  } else if (a.driver_blocks_factor <= 1) {
+    need = std::max(need, a.default_shared_capacity);
+  }
   return capacity_at_least(a, need).value_or(a.max_shared_per_sm);
 }
 

@@ -1,13 +1,17 @@
 // The driver's per-launch carveout (driver_shared_capacity) against the H100:
-// every launch of validation/h100/suite, where Nsight Compute recorded the
-// shared-memory configuration the driver chose (launch__shared_mem_config_size)
-// next to the launch's block size, registers and shared memory.
+// every launch of validation/h100/suite and validation/h100/carveout_probe, where
+// Nsight Compute recorded the shared-memory configuration the driver chose
+// (launch__shared_mem_config_size) next to the launch's block size, registers
+// and shared memory.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_support.hpp"
 #include "validate/ncu_csv.hpp"
@@ -30,6 +34,12 @@ TEST(DriverCarveout, WorkedExamplesOnSm90) {
   EXPECT_EQ(driver_shared_capacity(h100, in), 228 * 1024);
   in.threads = 1024;  // 2 blocks of 33 KB = 66 KB -> 100 KB
   EXPECT_EQ(driver_shared_capacity(h100, in), 100 * 1024);
+  in.smem = 4 * 1024;  // 1024-thread blocks get just what fits, below the 32 KB default: 2 x 5 KB -> 16 KB
+  EXPECT_EQ(driver_shared_capacity(h100, in), 16 * 1024);
+  in.threads = 256;  // twice the 8 warp-limited blocks: 16 x 5 KB = 80 KB -> 100 KB
+  EXPECT_EQ(driver_shared_capacity(h100, in), 100 * 1024);
+  in.smem = 8 * 1024;  // 16 x 9 KB = 144 KB is above the 132 KB cap: 132 KB (8 x 9 KB fit)
+  EXPECT_EQ(driver_shared_capacity(h100, in), 132 * 1024);
   // Before 7.0 the split is not chosen per kernel: the database's default.
   EXPECT_EQ(driver_shared_capacity(arch("sm_35"), in), arch("sm_35").default_shared_capacity);
 }
@@ -67,8 +77,41 @@ TEST(DriverCarveout, MatchesTheH100OnTheSuite) {
   std::printf("driver carveout: %d of %d launches exact, %d one capacity step small\n", exact, launches,
               one_step_small);
   EXPECT_EQ(launches, 210);
-  EXPECT_GE(exact, 186) << "of " << launches;
-  EXPECT_EQ(exact + one_step_small, launches) << "launches off by more than one step: " << others;
+  EXPECT_EQ(exact, launches) << "one step small: " << one_step_small << "; further off: " << others;
+}
+
+// validation/h100/carveout_probe: 241 launches of 64-1024 threads with 0.25-96 KB
+// of shared memory each (dynamic, and five static sizes).
+TEST(DriverCarveout, MatchesTheH100OnTheProbe) {
+  const ArchSpec& h100 = arch("sm_90");
+  std::ifstream in(WARPSCOPE_SOURCE_DIR "/validation/h100/carveout_probe/summary.csv");
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  std::vector<std::string> head;
+  for (std::stringstream ss(line); std::getline(ss, line, ',');) head.push_back(line);
+  auto col = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin());
+  };
+  const std::size_t threads = col("launch__block_size"), regs = col("launch__registers_per_thread"),
+                    dyn = col("launch__shared_mem_per_block_dynamic"), stat = col("launch__shared_mem_per_block_static"),
+                    config = col("launch__shared_mem_config_size");
+  int launches = 0, exact = 0;
+  std::string misses;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    for (std::stringstream ss(line); std::getline(ss, line, ',');) f.push_back(line);
+    ASSERT_GT(f.size(), config);
+    OccupancyInput in_;
+    in_.threads = std::stoi(f[threads]);
+    in_.regs = std::stoi(f[regs]);
+    in_.smem = std::stoll(f[dyn]) + std::stoll(f[stat]);
+    ++launches;
+    if (driver_shared_capacity(h100, in_) == std::stoll(f[config])) ++exact;
+    else misses += f[0] + " ";
+  }
+  std::printf("driver carveout, probe: %d of %d launches exact (misses: %s)\n", exact, launches, misses.c_str());
+  EXPECT_EQ(launches, 241);
+  EXPECT_GE(exact, 240) << misses;
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Joins write_probe's launch list with Nsight Compute's CSV: one row per launch, the configuration
+"""Joins a probe's launch list (write_probe, carveout_probe) with Nsight Compute's CSV: one row per launch, the configuration
 and every metric (columns in the order ncu reports them).
 
 Usage: write_probe_summary.py launches.txt ncu.csv > summary.csv
