@@ -112,6 +112,7 @@ struct ArchSpec {
   int l2_ways = 16;
   int l2_fill_bytes = 32;                         // DRAM read granularity of an L2 miss (sector promotion)
   int l2_partitions = 1;                          // L2 partitions that each keep their own promoted sectors
+  bool l2_partial_writeback_reads = false;        // partial dirty sectors are read before written back
   std::string l2_replacement = "lru";             // lru | fifo | random
   std::string l2_set_hash = "modulo";             // modulo | xor
 

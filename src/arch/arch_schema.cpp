@@ -85,6 +85,7 @@ const std::vector<ParamDef>& param_defs() {
       {"l2", "line_size", P::Int, "bytes", "L2 line size", &S::l2_line},
       {"l2", "sector_size", P::Int, "bytes", "L2 sector size", &S::l2_sector},
       {"l2", "fill_bytes", P::Int, "bytes", "bytes an L2 read miss fetches from DRAM: 32 = the sector, 64 = the aligned sector pair", &S::l2_fill_bytes},
+      {"l2", "partial_writeback_reads", P::Bool, "", "a dirty sector written only in part is read from DRAM before it is written back (read-modify-write: ECC or a DRAM access larger than the written bytes)", &S::l2_partial_writeback_reads},
       {"l2", "partitions", P::Int, "partitions", "L2 partitions, each serving its own half (or share) of the SMs: a sector promoted by one partition's fill is a lookup miss for SMs of another (SM s is in partition s mod partitions)", &S::l2_partitions},
       {"l2", "ways", P::Int, "ways", "L2 associativity in the cache model; sets = L2 lines / ways", &S::l2_ways},
       {"l2", "replacement", P::Text, "", "L2 replacement: lru, fifo, random or randm<M> (LRU order, the victim drawn from the M least recently used lines)", &S::l2_replacement},

@@ -66,7 +66,7 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
   d.l2r_sec += n;
   d.l2r_hit += static_cast<std::uint64_t>(r.hit.count() - r.remote.count());
   d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * bytes;
-  d.dram_w += static_cast<std::uint64_t>(r.evicted.dirty.count()) * bytes;
+  l2_evicted(r.evicted, d);
 }
 
 void MemorySystem::Impl::l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, Delta& d) {
@@ -82,7 +82,15 @@ void MemorySystem::Impl::l2_write(std::uint64_t line, const LineBytes& bytes, bo
   d.l2w_req += 1;
   d.l2w_sec += n;
   d.l2w_hit += n;  // a write allocates without fetching: Nsight Compute counts every sector a hit
-  d.dram_w += static_cast<std::uint64_t>(r.evicted.dirty.count()) * sector;
+  l2_evicted(r.evicted, d);
+}
+
+void MemorySystem::Impl::l2_evicted(const Eviction& e, Delta& d) const {
+  const auto sector = static_cast<std::uint64_t>(h.dram_sector_bytes);
+  d.dram_w += static_cast<std::uint64_t>(e.dirty.count()) * sector;
+  // A sector written only in part is read first where DRAM writes whole pieces
+  // (l2.partial_writeback_reads: validation/h100/write_probe).
+  if (h.l2_partial_writeback_reads) d.dram_r += static_cast<std::uint64_t>(e.dirty_partial.count()) * sector;
 }
 
 void MemorySystem::Impl::write_back(const Eviction& e, Delta& d) {
@@ -226,7 +234,7 @@ void MemorySystem::Impl::atomic(int sm, Delta& d) {
     d.l2a_sec += n;
     d.l2a_hit += static_cast<std::uint64_t>(r.hit.count());
     d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * sector;
-    d.dram_w += static_cast<std::uint64_t>(r.evicted.dirty.count()) * sector;
+    l2_evicted(r.evicted, d);
   }
 }
 

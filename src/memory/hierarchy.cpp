@@ -170,6 +170,7 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
                                  memory::kMaxL2Partitions));
   h.l2_partitions = arch.l2_partitions;
   h.l2.fill_sectors = h.l2_fill_sectors;
+  h.l2_partial_writeback_reads = arch.l2_partial_writeback_reads;
   return h;
 }
 

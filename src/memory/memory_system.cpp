@@ -179,8 +179,12 @@ InstructionCounts MemorySystem::access_at_addresses(const WarpAccess& rec, int s
 void MemorySystem::end_kernel(bool flush_dirty) {
   Impl& m = *impl_;
   if (!flush_dirty) return;
-  for (Cache& c : m.l2)
-    m.kernel.dram_write_bytes += c.flush_dirty() * static_cast<std::uint64_t>(m.h.dram_sector_bytes);
+  for (Cache& c : m.l2) {
+    memory::Delta d;
+    c.flush_dirty([&](const Eviction& e) { m.l2_evicted(e, d); });
+    m.kernel.dram_write_bytes += d.dram_w;
+    m.kernel.dram_read_bytes += d.dram_r;
+  }
 }
 
 const Counters& MemorySystem::kernel_counters() const { return impl_->kernel; }

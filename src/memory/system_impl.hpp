@@ -69,6 +69,7 @@ struct MemorySystem::Impl {
   void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d);
   void l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, memory::Delta& d);
   void write_back(const Eviction& e, memory::Delta& d);
+  void l2_evicted(const Eviction& e, memory::Delta& d) const;  // DRAM traffic of a line leaving L2
 };
 
 }  // namespace warpscope
