@@ -9,10 +9,12 @@
 #         4/16/32 B per sector, fast and serial issue; the three `turns` modes for 1, 2 and 4 B.
 #       b the follow-up (validation/h100/write_probe/b): the onset of early write-backs in lines
 #         touched, lines vs span (strides 256 and 4096), whole sectors over 16-48 MB, serial issue.
+#       c address bits (validation/h100/write_probe/c): the same number of partial (and whole) lines
+#         at line strides 1-32, to see which address bits decide the early write-backs.
 set -euo pipefail
-out=${1:?usage: write_probe.sh OUTDIR [a|b]}
+out=${1:?usage: write_probe.sh OUTDIR [a|b|c]}
 list=${2:-a}
-case $list in a|b) ;; *) echo "unknown list $list (a or b)" >&2; exit 2 ;; esac
+case $list in a|b|c) ;; *) echo "unknown list $list (a, b or c)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 arch=${ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)}
@@ -36,6 +38,12 @@ if [ "$list" = a ]; then
     configs+=(spread_serial:4:128:65536 spread_serial:32:128:65536)
     # 2. sub-word stores of neighbouring warps, at once / in turn / in turn with a pause
     for e in 1 2 4; do for m in 0 1 2; do configs+=(turns:$e:$m); done; done
+elif [ "$list" = c ]; then
+    # 32K and 64K partial lines, and 128K whole-sector lines, at line strides 1..32 (128 B .. 4 KB)
+    for st in 128 256 384 512 640 768 1024 1152 2048 4096; do configs+=(spread:4:$st:32768); done
+    for st in 128 256 384 512 768 1024 2048; do configs+=(spread:4:$st:65536); done
+    for st in 128 256 512 1024 2048; do configs+=(spread:32:$st:131072); done
+    configs+=(spread:4:128:32768 spread:4:256:32768)  # repeats: run-to-run spread
 else
     # onset in lines touched (one partial sector each, consecutive lines)
     for n in 24576 32768 40960 49152 57344 65536 81920 98304 131072 196608; do configs+=(spread:4:128:$n); done
