@@ -10,12 +10,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "memory/memory_test_support.hpp"
+#include "validation/csv_table.hpp"
 #include "warpscope/cache.hpp"
 #include "warpscope/memory_system.hpp"
 
@@ -28,16 +27,16 @@ struct Chain {
 };
 
 std::vector<Chain> chains(const std::string& file) {
-  std::ifstream in(std::string(WARPSCOPE_SOURCE_DIR) + "/validation/h100/l1_geometry/" + file);
+  const CsvTable t = read_csv(std::string(WARPSCOPE_SOURCE_DIR) + "/validation/h100/l1_geometry/" + file);
+  const auto stride = static_cast<std::size_t>(t.column("stride_bytes")),
+             k = static_cast<std::size_t>(t.column("k_lines")),
+             hits = static_cast<std::size_t>(t.column("l1_hit_sectors")),
+             shared = static_cast<std::size_t>(t.column("shared_mem_config"));
+  const std::size_t mode = t.header.size() > 7 ? static_cast<std::size_t>(t.column("mode")) : t.header.size();
   std::vector<Chain> out;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
-    if (f.size() < 6 || (f.size() > 7 && f[7] != "chain")) continue;  // sequence rows need their spec
-    out.push_back({std::stoll(f[5]), std::stoull(f[1]), std::stoull(f[2]), std::stoull(f[3])});
+  for (const auto& f : t.rows) {
+    if (f.size() <= shared || (f.size() > mode && f[mode] != "chain")) continue;  // sequence rows need their spec
+    out.push_back({std::stoll(f[shared]), std::stoull(f[stride]), std::stoull(f[k]), std::stoull(f[hits])});
   }
   return out;
 }

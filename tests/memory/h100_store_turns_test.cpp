@@ -9,34 +9,21 @@
 // flight miss, which an untimed model cannot see. The model is the upper bound.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "memory/memory_test_support.hpp"
+#include "validation/csv_table.hpp"
 
 namespace warpscope::test {
 namespace {
 
 // config -> metric -> value, from a write_probe summary.csv.
 std::map<std::string, std::map<std::string, double>> measured(const std::string& file) {
-  std::ifstream in(std::string(WARPSCOPE_SOURCE_DIR) + "/validation/h100/write_probe/" + file);
+  const CsvTable t = read_csv(std::string(WARPSCOPE_SOURCE_DIR) + "/validation/h100/write_probe/" + file);
   std::map<std::string, std::map<std::string, double>> out;
-  std::string line;
-  std::vector<std::string> head;
-  auto split = [](const std::string& s) {
-    std::vector<std::string> f;
-    std::stringstream ss(s);
-    for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
-    return f;
-  };
-  if (std::getline(in, line)) head = split(line);
-  while (std::getline(in, line)) {
-    const auto f = split(line);
-    for (std::size_t i = 2; i < f.size() && i < head.size(); ++i) out[f[0]][head[i]] = std::stod(f[i]);
-  }
+  for (const auto& f : t.rows)
+    for (std::size_t i = 2; i < f.size() && i < t.header.size(); ++i) out[f[0]][t.header[i]] = std::stod(f[i]);
   return out;
 }
 

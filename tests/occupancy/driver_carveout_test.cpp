@@ -5,16 +5,13 @@
 // and shared memory.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "test_support.hpp"
 #include "validate/ncu_csv.hpp"
+#include "validation/csv_table.hpp"
 #include "warpscope/occupancy.hpp"
 
 namespace warpscope::test {
@@ -84,29 +81,21 @@ TEST(DriverCarveout, MatchesTheH100OnTheSuite) {
 // of shared memory each (dynamic, and five static sizes).
 TEST(DriverCarveout, MatchesTheH100OnTheProbe) {
   const ArchSpec& h100 = arch("sm_90");
-  std::ifstream in(WARPSCOPE_SOURCE_DIR "/validation/h100/carveout_probe/summary.csv");
-  std::string line;
-  ASSERT_TRUE(std::getline(in, line));
-  std::vector<std::string> head;
-  for (std::stringstream ss(line); std::getline(ss, line, ',');) head.push_back(line);
-  auto col = [&](const char* name) {
-    return static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin());
-  };
+  const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/carveout_probe/summary.csv");
+  const auto col = [&](const char* name) { return static_cast<std::size_t>(t.column(name)); };
   const std::size_t threads = col("launch__block_size"), regs = col("launch__registers_per_thread"),
                     dyn = col("launch__shared_mem_per_block_dynamic"), stat = col("launch__shared_mem_per_block_static"),
                     config = col("launch__shared_mem_config_size");
   int launches = 0, exact = 0;
   std::string misses;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    for (std::stringstream ss(line); std::getline(ss, line, ',');) f.push_back(line);
+  for (const auto& f : t.rows) {
     ASSERT_GT(f.size(), config);
-    OccupancyInput in_;
-    in_.threads = std::stoi(f[threads]);
-    in_.regs = std::stoi(f[regs]);
-    in_.smem = std::stoll(f[dyn]) + std::stoll(f[stat]);
+    OccupancyInput launch;
+    launch.threads = std::stoi(f[threads]);
+    launch.regs = std::stoi(f[regs]);
+    launch.smem = std::stoll(f[dyn]) + std::stoll(f[stat]);
     ++launches;
-    if (driver_shared_capacity(h100, in_) == std::stoll(f[config])) ++exact;
+    if (driver_shared_capacity(h100, launch) == std::stoll(f[config])) ++exact;
     else misses += f[0] + " ";
   }
   std::printf("driver carveout, probe: %d of %d launches exact (misses: %s)\n", exact, launches, misses.c_str());
