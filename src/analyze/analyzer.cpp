@@ -15,6 +15,15 @@ namespace {
 
 std::uint64_t pc_key(std::uint32_t kernel, std::uint64_t pc) { return (std::uint64_t{kernel} << 40) ^ pc; }
 
+// The launch shape the occupancy calculator and the driver's carveout see.
+OccupancyInput launch_of(const KernelInfo& k) {
+  OccupancyInput in;
+  in.threads = static_cast<int>(std::min<std::uint64_t>(k.block.count(), 1u << 30));
+  in.regs = static_cast<int>(k.registers);
+  in.smem = std::int64_t{k.static_shared} + k.dynamic_shared;
+  return in;
+}
+
 // Per-architecture state during the pass.
 struct ArchRun {
   const ArchSpec* arch = nullptr;
@@ -39,15 +48,9 @@ struct ArchRun {
     if (static_cast<std::int64_t>(rec.kernel) != current_kernel) {
       close_kernel();
       KernelResult& k = result.kernels[kernel_slot[rec.kernel] - 1];
-      if (k.info.block.count() > 0) {
-        OccupancyInput launch;  // the driver picks the carveout from the launch's shape (7.0+)
-        launch.threads = static_cast<int>(std::min<std::uint64_t>(k.info.block.count(), 1u << 30));
-        launch.regs = static_cast<int>(k.info.registers);
-        launch.smem = std::int64_t{k.info.static_shared} + k.info.dynamic_shared;
-        memory->begin_kernel(launch);
-      } else {
-        memory->begin_kernel();
-      }
+      // The driver picks the carveout from the launch's shape (7.0+).
+      if (k.info.block.count() > 0) memory->begin_kernel(launch_of(k.info));
+      else memory->begin_kernel();
       k.l1_bytes = memory->l1_size();
       k.shared_capacity = memory->shared_capacity();
       current_kernel = rec.kernel;
@@ -79,11 +82,7 @@ std::uint64_t wave_ctas(const ArchSpec& arch, const KernelInfo& k, int sms) {
   const auto threads = k.block.count();
   if (threads > 1 && threads <= static_cast<std::uint64_t>(arch.max_threads_per_block)) {
     try {
-      OccupancyInput in;
-      in.threads = static_cast<int>(threads);
-      in.regs = static_cast<int>(k.registers);
-      in.smem = std::int64_t{k.static_shared} + k.dynamic_shared;
-      blocks = compute_occupancy(arch, in).blocks_per_sm;
+      blocks = compute_occupancy(arch, launch_of(k)).blocks_per_sm;
     } catch (const InputError&) {
       // recorded on another GPU with limits this one does not have: one block per SM
       blocks = 1;
