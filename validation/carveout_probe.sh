@@ -7,9 +7,8 @@ set -euo pipefail
 out=${1:?usage: carveout_probe.sh OUTDIR}
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
-arch=${ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)}
-nvcc -O3 -arch=sm_$arch -o "$out/carveout_probe" "$here/kernels/carveout_probe/carveout_probe.cu"
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ncu --version | tail -1; } >"$out/environment.txt" 2>&1
+. "$here/probe_common.sh"
+build_probe "$out" carveout_probe
 metrics=launch__shared_mem_config_size,launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_static
 metrics+=,launch__block_size,launch__registers_per_thread,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps
 configs=()
@@ -21,6 +20,6 @@ for s in $(seq 4096 4096 98304); do configs+=(1024:$s); done
 for s in 2048 3072 4096 8192 12288; do configs+=(256:$s:static); done
 "$out/carveout_probe" "${configs[@]}" >"$out/launches.txt"
 ncu --csv --log-file "$out/ncu.csv" --metrics "$metrics" "$out/carveout_probe" "${configs[@]}" >/dev/null
-python3 "$here/tools/write_probe_summary.py" "$out/launches.txt" "$out/ncu.csv" >"$out/summary.csv"
+python3 "$here/tools/probe_summary.py" "$out/launches.txt" "$out/ncu.csv" >"$out/summary.csv"
 rm -f "$out/carveout_probe"
 echo "carveout_probe: ${#configs[@]} launches -> $out/summary.csv"

@@ -19,9 +19,8 @@ list=${2:-a}
 case $list in a|b|all) ;; *) echo "unknown list $list (a, b or all)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
-arch=${ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)}
-nvcc -O3 -arch=sm_$arch -o "$out/l1_geometry" "$here/kernels/l1_geometry/l1_geometry.cu" || exit 1
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ncu --version | tail -1; } >"$out/environment.txt" 2>&1
+. "$here/probe_common.sh"
+build_probe "$out" l1_geometry || exit 1
 metrics=l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,launch__shared_mem_config_size
 nrun=0
 run() {  # CARVEOUT CONFIG...  (one process; ncu profiles its chase / chase_seq launches)

@@ -11,7 +11,8 @@ mkdir -p "$out/bin"
 here=$(cd "$(dirname "$0")/.." && pwd)
 W=${WARPSCOPE:-warpscope}
 REPS=${REPS:-2}
-arch=${ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)}
+. "$here/validation/probe_common.sh"
+arch=$(gpu_arch)
 apps=(coalesced_copy strided_access transpose reduction_shared ldg_readonly local_memory driver_api graph_launch two_streams)
 for a in "${apps[@]}"; do
   extra=(); [ "$a" = driver_api ] && extra=(-lcuda)

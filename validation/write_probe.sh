@@ -17,9 +17,8 @@ list=${2:-a}
 case $list in a|b|c) ;; *) echo "unknown list $list (a, b or c)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
-arch=${ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)}
-nvcc -O3 -arch=sm_$arch -o "$out/write_probe" "$here/kernels/write_probe/write_probe.cu"
-{ nvidia-smi --query-gpu=name,driver_version,ecc.mode.current --format=csv,noheader; ncu --version | tail -1; } >"$out/environment.txt" 2>&1
+. "$here/probe_common.sh"
+build_probe "$out" write_probe
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum
@@ -54,5 +53,5 @@ else
 fi
 "$out/write_probe" "${configs[@]}" >"$out/launches.txt"
 ncu --csv --log-file "$out/ncu.csv" --metrics "$metrics" "$out/write_probe" "${configs[@]}" >/dev/null
-python3 "$here/tools/write_probe_summary.py" "$out/launches.txt" "$out/ncu.csv" >"$out/summary.csv"
+python3 "$here/tools/probe_summary.py" "$out/launches.txt" "$out/ncu.csv" >"$out/summary.csv"
 echo "write_probe: ${#configs[@]} launches -> $out/summary.csv"

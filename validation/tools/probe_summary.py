@@ -2,7 +2,7 @@
 """Joins a probe's launch list (write_probe, carveout_probe) with Nsight Compute's CSV: one row per launch, the configuration
 and every metric (columns in the order ncu reports them).
 
-Usage: write_probe_summary.py launches.txt ncu.csv > summary.csv
+Usage: probe_summary.py launches.txt ncu.csv > summary.csv
 launches.txt holds "launch CONFIG" lines (and "kernel NAME ms=T" lines, ignored) in launch order;
 ncu.csv is `ncu --csv --metrics ...` output, one row per (launch ID, metric)."""
 import csv
