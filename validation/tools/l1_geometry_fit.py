@@ -130,23 +130,29 @@ def _sim(policy, n, W, rng):
         return 0  # cyclic over n > W lines: everything is evicted before reuse
     ways = [-1] * W
     where = {}
-    hits = 0
-    if policy == "random":
-        fill = 0
+
+    def fill_and_evict(victim, touch=lambda v: None):
+        """Two passes: a hit touches its way; a miss takes a free way, else victim()'s."""
+        hits = fill = 0
         for p in range(2):
             for x in range(n):
                 if x in where:
                     hits += p
+                    touch(where[x])
                     continue
                 if fill < W:
                     v = fill
                     fill += 1
                 else:
-                    v = rng.randrange(W)
+                    v = victim()
                     del where[ways[v]]
                 ways[v] = x
                 where[x] = v
+                touch(v)
         return hits
+
+    if policy == "random":
+        return fill_and_evict(lambda: rng.randrange(W))
     if policy == "plru":  # tree pseudo-LRU, W a power of two
         bits = [0] * W  # heap-ordered node bits, 1..W-1; bit 0: go left is "0"
         levels = W.bit_length() - 1
@@ -164,63 +170,27 @@ def _sim(policy, n, W, rng):
                 node = 2 * node + bits[node]
             return node - W
 
-        fill = 0
-        for p in range(2):
-            for x in range(n):
-                if x in where:
-                    hits += p
-                    touch(where[x])
-                    continue
-                if fill < W:
-                    v = fill
-                    fill += 1
-                else:
-                    v = victim()
-                    del where[ways[v]]
-                ways[v] = x
-                where[x] = v
-                touch(v)
-        return hits
+        return fill_and_evict(victim, touch)
     if policy == "nru":  # one reference bit per way, victim = lowest way with bit clear
         ref = [0] * W
-        fill = 0
-        for p in range(2):
-            for x in range(n):
-                if x in where:
-                    hits += p
-                    v = where[x]
-                else:
-                    if fill < W:
-                        v = fill
-                        fill += 1
-                    else:
-                        if all(ref):
-                            ref = [0] * W
-                        v = ref.index(0)
-                        del where[ways[v]]
-                    ways[v] = x
-                    where[x] = v
-                ref[v] = 1
-        return hits
+
+        def nru_victim():
+            if all(ref):
+                ref[:] = [0] * W
+            return ref.index(0)
+
+        def nru_touch(v):
+            ref[v] = 1
+
+        return fill_and_evict(nru_victim, nru_touch)
     if policy == "mru":  # evict the most recently used line
-        last = None
-        fill = 0
-        for p in range(2):
-            for x in range(n):
-                if x in where:
-                    hits += p
-                    last = where[x]
-                    continue
-                if fill < W:
-                    v = fill
-                    fill += 1
-                else:
-                    v = last
-                    del where[ways[v]]
-                ways[v] = x
-                where[x] = v
-                last = v
-        return hits
+        last = [None]
+
+        def mru_touch(v):
+            last[0] = v
+
+        return fill_and_evict(lambda: last[0], mru_touch)
+    hits = 0
     if policy.startswith("randm"):  # victim uniformly random among the m least recently used lines
         m = int(policy[5:]) if policy[5:].isdigit() else max(1, W // int(policy.split("/")[1]))
         order = []  # least recently used first
