@@ -122,7 +122,7 @@ struct Cache::Impl {
     const std::size_t n = std::size_t{sets} * ways;
     promotion = c.fill_sectors > 1;
     stride = std::size_t{ways} * (sizeof(std::uint64_t) + sizeof(Slot));
-    for (unsigned m = 0; m < 256; ++m)
+    for (unsigned m = 0; promotion && m < 256; ++m)
       for (unsigned s = 0; s < 8; ++s)
         if ((m >> s) & 1u) {
           const unsigned g = static_cast<unsigned>(c.fill_sectors);

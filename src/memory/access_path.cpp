@@ -59,7 +59,7 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
   // and misses, without a DRAM read, in another (memory/promoted_sectors.hpp).
   ReadOptions o;
   o.evict_first = evict_first;
-  o.group_fill = h.l2_fill_sectors > 1;
+  o.group_fill = h.l2.fill_sectors > 1;
   o.requester = static_cast<std::uint8_t>(l2_partition);
   const ReadResult r = l2.front().read(LineAddr{line}, sectors, o);
   d.l2r_req += 1;

@@ -160,16 +160,16 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
   h.l2.byte_masks = true;  // write-allocate with byte masks, write-back (Accel-Sim l2_write_policy)
   if (l2_lines == 0) h.l2_bytes = 0;
   h.dram_sector_bytes = arch.l2_sector;
-  h.l2_fill_sectors = std::max(1, arch.l2_fill_bytes / arch.l2_sector);
+  // Sectors an L2 read miss fetches (the aligned group; 2 = 64 B promotion).
+  h.l2.fill_sectors = std::max(1, arch.l2_fill_bytes / arch.l2_sector);
   if (arch.l2_line > 0 && arch.l2_sector > 0 &&
-      (std::popcount(static_cast<unsigned>(h.l2_fill_sectors)) != 1 || h.l2_fill_sectors > arch.l2_line / arch.l2_sector))
+      (std::popcount(static_cast<unsigned>(h.l2.fill_sectors)) != 1 || h.l2.fill_sectors > arch.l2_line / arch.l2_sector))
     throw InputError(fmt::format("{}: l2.fill_bytes = {} is not a power-of-two number of {} B sectors within a {} B line",
                                  arch.name, arch.l2_fill_bytes, arch.l2_sector, arch.l2_line));
   if (arch.l2_partitions < 1 || arch.l2_partitions > memory::kMaxL2Partitions)
     throw InputError(fmt::format("{}: l2.partitions = {} is outside 1..{}", arch.name, arch.l2_partitions,
                                  memory::kMaxL2Partitions));
   h.l2_partitions = arch.l2_partitions;
-  h.l2.fill_sectors = h.l2_fill_sectors;
   h.l2_partial_writeback_reads = arch.l2_partial_writeback_reads;
   return h;
 }

@@ -45,9 +45,8 @@ struct Hierarchy {
   std::int64_t l2_bytes = 0;         // 0: no L2
   CacheConfig l2;
   int dram_sector_bytes = 32;        // DRAM traffic per L2 sector filled or written back
-  int l2_fill_sectors = 1;           // sectors an L2 read miss fetches (aligned group; 2 = 64 B promotion)
-  int l2_partitions = 1;
-  bool l2_partial_writeback_reads = false;  // partial dirty sectors are read before written back             // L2 partitions keeping their own promoted sectors (memory/promoted_sectors.hpp)
+  int l2_partitions = 1;             // L2 partitions keeping their own promoted sectors (memory/promoted_sectors.hpp)
+  bool l2_partial_writeback_reads = false;  // partial dirty sectors are read before written back
 
   static Hierarchy resolve(const ArchSpec& arch, const MemoryConfig& config);
 };
