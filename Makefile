@@ -47,7 +47,7 @@ fuzz-smoke: deps
 	done
 
 bench: build
-	@$(BUILD_DIR)/bench/warpscope_bench --benchmark_min_time=0.3s
+	@$(BUILD_DIR)/bench/warpscope_bench --benchmark_min_time=0.3
 
 clean:
 	rm -rf build
