@@ -26,7 +26,8 @@
 # Environment: WARPSCOPE (default build/release/warpscope), NCU, NVCC, CUOBJDUMP (default: from PATH or the
 # CUDA toolkit of nvcc), SUITE_BUDGET_S (default 460: no ncu run starts later than this many seconds after
 # the start, and each ncu run is cut at the budget), GPU_MODEL (default h100-sxm, the key in
-# data/gpus/gpus.toml), APPS_ONLY (space-separated subset of app names), LARGE_ARGS (default "large 3").
+# data/gpus/gpus.toml), APPS_ONLY (space-separated subset of app names), LARGE_ARGS (default "large 3"),
+# NCU_ONLY=1 (step 1 and the SASS only: no trace, no timing; for repeated hardware runs).
 set -u
 OUT=${1:?usage: bash validation/run_on_gpu.sh OUTDIR}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,7 +54,8 @@ echo "== start $(date -u +%FT%TZ) root=$ROOT out=$OUT work=$W"
 echo "   nvcc=$NVCC ncu=${NCU:-none} cuobjdump=$CUOBJDUMP warpscope=$WARPSCOPE budget=${BUDGET}s"
 [ -x "$NVCC" ] || { fail "nvcc not found"; }
 [ -n "$NCU" ] && [ -x "$NCU" ] || { fail "ncu not found: no Nsight Compute step"; NCU=""; }
-[ -x "$WARPSCOPE" ] || { fail "warpscope not found at $WARPSCOPE: no trace step"; WARPSCOPE=""; }
+if [ "${NCU_ONLY:-0}" = 1 ]; then WARPSCOPE=""
+else [ -x "$WARPSCOPE" ] || { fail "warpscope not found at $WARPSCOPE: no trace step"; WARPSCOPE=""; }; fi
 
 # ---------------------------------------------------------------------------------------------------------
 # environment
@@ -171,6 +173,7 @@ for a in "${BUILT[@]}"; do
   echo "== $a (${KIND[$a]}) ($(elapsed)s)"
   # 1. Nsight Compute
   [ -n "$NCU" ] && [ -n "$KEEP" ] && run_ncu "$a"
+  [ "${NCU_ONLY:-0}" = 1 ] && continue
   # 2. trace (default arguments: the small size)
   if [ -n "$WARPSCOPE" ]; then
     t1=$(date +%s)
