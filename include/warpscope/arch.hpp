@@ -111,7 +111,9 @@ struct ArchSpec {
   int l2_line = 128, l2_sector = 32;
   int l2_ways = 16;
   int l2_fill_bytes = 32;                         // DRAM read granularity of an L2 miss (sector promotion)
-  int l2_partitions = 1;                          // L2 partitions that each keep their own promoted sectors
+  int l2_partitions = 1;                          // L2 partitions, each caching what its SMs read (memory/l2_partitions.hpp)
+  std::vector<int> l2_home_bits;                  // partitions = 2: address bits whose XOR picks a line's home partition
+  std::vector<int> l2_sm_partitions;              // partition of each SM id of the default GPU (empty: alternate)
   bool l2_partial_writeback_reads = false;        // partial dirty sectors are read before written back
   std::string l2_replacement = "lru";             // lru | fifo | random
   std::string l2_set_hash = "modulo";             // modulo | xor

@@ -88,7 +88,8 @@ struct CacheConfig {
   // whole aligned groups of this many sectors (1..sectors per line, a power of
   // two), and the cache remembers which requester's miss brought in each
   // sector nobody asked for, until it is requested or leaves (9.0 L2: 64 B DRAM
-  // fills per L2 partition, src/memory/promoted_sectors.hpp).
+  // fills; its partitions are separate caches, src/memory/l2_partitions.hpp,
+  // each with one requester).
   int fill_sectors = 1;
 };
 

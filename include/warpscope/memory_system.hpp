@@ -70,7 +70,9 @@ class MemorySystem {
   // The caches, for tests and reports: nullptr where the level does not exist.
   const Cache* l1_cache(int sm) const;
   const Cache* readonly_cache(int sm, int partition) const;  // separate read-only caches (3.5/3.7)
-  const Cache* l2_cache() const;
+  // The L2 of `partition` (0..l2_partitions()-1: 9.0 has two, each half the L2), or nullptr.
+  const Cache* l2_cache(int partition = 0) const;
+  int l2_partitions() const;
 
  private:
   // One access at the addresses it has; counts_instruction false for the 2nd-4th

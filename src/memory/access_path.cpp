@@ -26,11 +26,12 @@
 //  - L2 (2.x+): write-back, write-allocate without fetch, byte masks; a read of
 //    a partially written sector misses and fetches it (Accel-Sim l2_write_policy
 //    microbenchmark). DRAM bytes = sectors filled / written back x 32.
-//  - 9.0: 64 B DRAM fills; a promoted sector is a lookup hit in the L2
-//    partition that filled it, a miss in the other (memory/promoted_sectors.hpp).
+//  - 9.0: two L2 partitions, each caching what its SMs read; a line's home
+//    partition alone reads DRAM (64 B fills) and holds written data; reductions
+//    are performed there (memory/l2_partitions.hpp, measured).
 #include <bit>
 
-#include "memory/promoted_sectors.hpp"
+#include "memory/l2_partitions.hpp"
 #include "memory/store_hits.hpp"
 #include "memory/system_impl.hpp"
 
@@ -46,6 +47,10 @@ bool evict_first_op(CacheOp op) { return op == CacheOp::Cs || op == CacheOp::Lu;
 
 }  // namespace
 
+int MemorySystem::Impl::l2_home(std::uint64_t line) const {
+  return l2.size() > 1 ? memory::l2_home_of(line, h.l2_home_mask) : 0;
+}
+
 void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, Delta& d) {
   const auto n = static_cast<std::uint64_t>(sectors.count());
   const auto bytes = static_cast<std::uint64_t>(h.dram_sector_bytes);
@@ -53,20 +58,26 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
     d.dram_r += n * bytes;
     return;
   }
-  // 9.0: DRAM reads come in aligned groups of sectors (validation/h100/cache:
-  // 64 B pieces on the H100): a miss fills the rest of its group too. The first
-  // request for such a promoted sector hits in the partition that filled it
-  // and misses, without a DRAM read, in another (memory/promoted_sectors.hpp).
+  // 9.0: a miss fetches its aligned sector group (64 B on the H100); the rest
+  // of the group is promoted (memory/l2_partitions.hpp).
   ReadOptions o;
   o.evict_first = evict_first;
   o.group_fill = h.l2.fill_sectors > 1;
-  o.requester = static_cast<std::uint8_t>(l2_partition);
-  const ReadResult r = l2.front().read(LineAddr{line}, sectors, o);
+  const ReadResult r = l2[static_cast<std::size_t>(l2_partition)].read(LineAddr{line}, sectors, o);
   d.l2r_req += 1;
   d.l2r_sec += n;
-  d.l2r_hit += static_cast<std::uint64_t>(r.hit.count() - r.remote.count());
-  d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * bytes;
+  d.l2r_hit += static_cast<std::uint64_t>(r.hit.count());
   l2_evicted(r.evicted, d);
+  if (r.fetch.none()) return;
+  const int home = l2_home(line);
+  if (home == l2_partition) {
+    d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * bytes;
+    return;
+  }
+  // Over the fabric from the home partition: DRAM only where it misses too.
+  const ReadResult f = l2[static_cast<std::size_t>(home)].read(LineAddr{line}, r.fetch, o);
+  d.dram_r += static_cast<std::uint64_t>(f.fetch.count()) * bytes;
+  l2_evicted(f.evicted, d);
 }
 
 void MemorySystem::Impl::l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, Delta& d) {
@@ -78,7 +89,15 @@ void MemorySystem::Impl::l2_write(std::uint64_t line, const LineBytes& bytes, bo
   }
   WriteOptions o;
   o.evict_first = evict_first;
-  const WriteResult r = l2.front().write(LineAddr{line}, bytes, o);
+  const int home = l2_home(line);
+  const WriteResult r = l2[static_cast<std::size_t>(home)].write(LineAddr{line}, bytes, o);
+  if (home != l2_partition) {
+    // The writer's partition keeps a clean copy (assumed, memory/l2_partitions.hpp).
+    WriteOptions copy;
+    copy.evict_first = evict_first;
+    copy.write_back = false;
+    l2_evicted(l2[static_cast<std::size_t>(l2_partition)].write(LineAddr{line}, bytes, copy).evicted, d);
+  }
   d.l2w_req += 1;
   d.l2w_sec += n;
   d.l2w_hit += n;  // a write allocates without fetching: Nsight Compute counts every sector a hit
@@ -116,7 +135,7 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
       for (std::uint32_t i = 0; i < lines.count; ++i) {
         const std::uint64_t key = local ? local_windows.key(rec, sm, lines.lines[i].line) : lines.lines[i].line;
         l1c->prefetch(LineAddr{key});
-        if (!l2.empty()) l2.front().prefetch(LineAddr{key});
+        if (!l2.empty()) l2[static_cast<std::size_t>(l2_partition)].prefetch(LineAddr{key});
       }
     }
     for (std::uint32_t i = 0; i < lines.count; ++i) {
@@ -150,7 +169,7 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
   if (l1c != nullptr && !local && l1_has_global[static_cast<std::size_t>(sm)] == 0) l1c = nullptr;  // nothing to invalidate
   if (lines.count > 1 && !l2.empty())
     for (std::uint32_t i = 0; i < lines.count; ++i)
-      l2.front().prefetch(LineAddr{local ? local_windows.key(rec, sm, lines.lines[i].line) : lines.lines[i].line});
+      l2[static_cast<std::size_t>(l2_partition)].prefetch(LineAddr{local ? local_windows.key(rec, sm, lines.lines[i].line) : lines.lines[i].line});
   for (std::uint32_t i = 0; i < lines.count; ++i) {
     const memory::WarpLine& w = lines.lines[i];
     const std::uint64_t key = local ? local_windows.key(rec, sm, w.line) : w.line;
@@ -228,13 +247,20 @@ void MemorySystem::Impl::atomic(int sm, Delta& d) {
       d.dram_w += n * sector;
       continue;
     }
-    const ReadResult r = l2.front().read(LineAddr{w.line}, w.sectors);
-    l2.front().write(LineAddr{w.line}, w.bytes);
+    // Performed at the home partition: from its own SMs a miss fills the
+    // sector group; from the other partition's the near lookup counts a hit
+    // and the home fetches the sector alone (memory/l2_partitions.hpp).
+    const int home = l2_home(w.line);
+    Cache& at = l2[static_cast<std::size_t>(home)];
+    ReadOptions o;
+    o.group_fill = h.l2.fill_sectors > 1 && home == l2_partition;
+    const ReadResult r = at.read(LineAddr{w.line}, w.sectors, o);
+    l2_evicted(r.evicted, d);
+    l2_evicted(at.write(LineAddr{w.line}, w.bytes).evicted, d);
     d.l2a_req += 1;
     d.l2a_sec += n;
-    d.l2a_hit += static_cast<std::uint64_t>(r.hit.count());
+    d.l2a_hit += home == l2_partition ? static_cast<std::uint64_t>(r.hit.count()) : n;
     d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * sector;
-    l2_evicted(r.evicted, d);
   }
 }
 
@@ -246,7 +272,7 @@ void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const Instruction
   else if (is_load) d.kind = c.path == MemoryPath::ReadOnly && !h.nc_counts_as_global ? Kind::ReadOnlyLd : Kind::GlobalLd;
   else d.kind = is_atomic ? Kind::GlobalAtom : Kind::GlobalSt;
 
-  l2_partition = memory::l2_partition_of(sm, h.l2_partitions);
+  if (l2.size() > 1) l2_partition = h.l2_partition_of_sm[static_cast<std::size_t>(sm)];
   memory::collect_lines(rec, kLineShift, static_cast<unsigned>(h.l2.sector_bytes), !is_load, lines);
   if (is_load) load(rec, sm, c, d);
   else if (is_atomic) atomic(sm, d);

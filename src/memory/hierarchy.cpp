@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <bit>
 
-#include "memory/promoted_sectors.hpp"
 #include "warpscope/error.hpp"
 
 namespace warpscope::memory {
@@ -83,6 +82,36 @@ std::int64_t shared_capacity_of(const ArchSpec& arch, const MemoryConfig& cfg) {
     return std::max(best, arch.default_shared_capacity);
   }
   return arch.default_shared_capacity;
+}
+
+// The L2 partitions (memory/l2_partitions.hpp): 1, or 2 with the home bits and
+// each SM's partition.
+void resolve_partitions(const ArchSpec& arch, Hierarchy& h) {
+  const int parts = arch.l2_partitions;
+  if (parts != 1 && parts != 2)
+    throw InputError(fmt::format("{}: l2.partitions = {} is not supported (1 or 2)", arch.name, parts));
+  h.l2_partitions = h.l2_bytes > 0 ? parts : 1;
+  h.l2_partition_of_sm.assign(static_cast<std::size_t>(h.num_sms), 0);
+  if (parts == 1) return;
+  if (arch.l2_home_bits.empty())
+    throw InputError(fmt::format("{}: l2.partitions = 2 needs l2.home_bits (the address bits that pick a line's home)",
+                                 arch.name));
+  const int line_bits = std::countr_zero(static_cast<unsigned>(arch.l2_line));
+  for (const int b : arch.l2_home_bits) {
+    if (b < line_bits || b > 56)
+      throw InputError(fmt::format("{}: l2.home_bits: bit {} is not an address bit of a line ({}..56)", arch.name, b,
+                                   line_bits));
+    h.l2_home_mask |= 1ull << (b - line_bits);
+  }
+  const auto& map = arch.l2_sm_partitions;
+  for (const int p : map)
+    if (p < 0 || p >= parts)
+      throw InputError(fmt::format("{}: l2.sm_partitions: partition {} is outside 0..{}", arch.name, p, parts - 1));
+  // The map names the SM ids of the default GPU; another SM count alternates.
+  const bool mapped = map.size() == static_cast<std::size_t>(h.num_sms);
+  for (int s = 0; s < h.num_sms; ++s)
+    h.l2_partition_of_sm[static_cast<std::size_t>(s)] =
+        static_cast<std::uint8_t>(mapped ? map[static_cast<std::size_t>(s)] : s % parts);
 }
 
 }  // namespace
@@ -166,10 +195,7 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
       (std::popcount(static_cast<unsigned>(h.l2.fill_sectors)) != 1 || h.l2.fill_sectors > arch.l2_line / arch.l2_sector))
     throw InputError(fmt::format("{}: l2.fill_bytes = {} is not a power-of-two number of {} B sectors within a {} B line",
                                  arch.name, arch.l2_fill_bytes, arch.l2_sector, arch.l2_line));
-  if (arch.l2_partitions < 1 || arch.l2_partitions > memory::kMaxL2Partitions)
-    throw InputError(fmt::format("{}: l2.partitions = {} is outside 1..{}", arch.name, arch.l2_partitions,
-                                 memory::kMaxL2Partitions));
-  h.l2_partitions = arch.l2_partitions;
+  resolve_partitions(arch, h);
   h.l2_partial_writeback_reads = arch.l2_partial_writeback_reads;
   return h;
 }

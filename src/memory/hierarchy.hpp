@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "warpscope/arch.hpp"
 #include "warpscope/cache.hpp"
@@ -45,7 +46,9 @@ struct Hierarchy {
   std::int64_t l2_bytes = 0;         // 0: no L2
   CacheConfig l2;
   int dram_sector_bytes = 32;        // DRAM traffic per L2 sector filled or written back
-  int l2_partitions = 1;             // L2 partitions keeping their own promoted sectors (memory/promoted_sectors.hpp)
+  int l2_partitions = 1;             // L2 partitions, one cache each (memory/l2_partitions.hpp)
+  std::uint64_t l2_home_mask = 0;    // partitions = 2: the line-address bits whose parity is a line's home partition
+  std::vector<std::uint8_t> l2_partition_of_sm;  // per SM (num_sms entries)
   bool l2_partial_writeback_reads = false;  // partial dirty sectors are read before written back
 
   static Hierarchy resolve(const ArchSpec& arch, const MemoryConfig& config);

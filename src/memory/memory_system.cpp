@@ -49,7 +49,12 @@ MemorySystem::Impl::Impl(const ArchSpec& a, const MemoryConfig& c)
   build_l1();
   if (h.readonly_partitions > 0)
     for (int s = 0; s < h.num_sms * h.readonly_partitions; ++s) readonly.emplace_back(h.readonly);
-  if (h.l2_bytes > 0) l2.emplace_back(h.l2);
+  if (h.l2_bytes > 0) {
+    // One cache per partition, each an equal share of the L2 (memory/l2_partitions.hpp).
+    CacheConfig part = h.l2;
+    part.size_bytes = h.l2.size_bytes / h.l2_partitions;
+    for (int p = 0; p < h.l2_partitions; ++p) l2.emplace_back(part);
+  }
 }
 
 void MemorySystem::Impl::build_l1() {
@@ -206,7 +211,12 @@ const Cache* MemorySystem::readonly_cache(int sm, int partition) const {
   return sm >= 0 && i < m.readonly.size() ? &m.readonly[i] : nullptr;
 }
 
-const Cache* MemorySystem::l2_cache() const { return impl_->l2.empty() ? nullptr : &impl_->l2.front(); }
+const Cache* MemorySystem::l2_cache(int partition) const {
+  const Impl& m = *impl_;
+  return partition >= 0 && static_cast<std::size_t>(partition) < m.l2.size() ? &m.l2[static_cast<std::size_t>(partition)]
+                                                                             : nullptr;
+}
+int MemorySystem::l2_partitions() const { return static_cast<int>(impl_->l2.size()); }
 
 std::string MemorySystem::describe() const {
   const Impl& m = *impl_;
@@ -228,7 +238,11 @@ std::string MemorySystem::describe() const {
   }
   if (!m.readonly.empty())
     out += fmt::format("{}, {} per SM (one per group of warps)\n", m.readonly.front().describe(), h.readonly_partitions);
-  out += m.l2.empty() ? std::string("L2: none\n") : m.l2.front().describe() + ", write-back\n";
+  if (m.l2.empty()) out += "L2: none\n";
+  else if (m.l2.size() == 1) out += m.l2.front().describe() + ", write-back\n";
+  else
+    out += fmt::format("{}, write-back; {} such partitions ({} MB): each caches what its SMs read, a line's home "
+                       "partition reads DRAM\n", m.l2.front().describe(), m.l2.size(), h.l2_bytes >> 20);
   out += fmt::format("DRAM: {} B per sector filled or written back\n", h.dram_sector_bytes);
   return out;
 }

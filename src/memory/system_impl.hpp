@@ -44,8 +44,8 @@ struct MemorySystem::Impl {
   memory::Hierarchy h;
   std::vector<Cache> l1;        // per SM (empty when there is no L1)
   std::vector<Cache> readonly;  // per SM x partition (3.5/3.7)
-  std::vector<Cache> l2;        // zero or one
-  int l2_partition = 0;  // L2 partition of the SM whose record is in flight (promoted sectors)
+  std::vector<Cache> l2;        // none, or one per L2 partition (memory/l2_partitions.hpp)
+  int l2_partition = 0;         // L2 partition of the SM whose record is in flight
   // Per SM: whether its L1 may hold a global line. Until one is allocated,
   // invalidating global lines there is a no-op and is skipped (2.x/3.x
   // non-caching loads and stores would otherwise look up L1 for nothing).
@@ -70,6 +70,7 @@ struct MemorySystem::Impl {
   void l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, memory::Delta& d);
   void write_back(const Eviction& e, memory::Delta& d);
   void l2_evicted(const Eviction& e, memory::Delta& d) const;  // DRAM traffic of a line leaving L2
+  int l2_home(std::uint64_t line) const;  // the partition that reads DRAM for `line` and holds its written data
 };
 
 }  // namespace warpscope

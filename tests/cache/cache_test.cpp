@@ -374,7 +374,7 @@ TEST(Cache, RejectsImpossibleGeometry) {
 }
 
 // Sector promotion (CacheConfig::fill_sectors = 2: 64 B fills of two 32 B
-// sectors; the 9.0 L2, src/memory/promoted_sectors.hpp).
+// sectors; the 9.0 L2, src/memory/l2_partitions.hpp).
 ReadOptions group_read(std::uint8_t requester) {
   ReadOptions o;
   o.group_fill = true;

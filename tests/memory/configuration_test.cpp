@@ -31,7 +31,11 @@ TEST(MemoryConfiguration, DefaultGpus) {
   }
   MemorySystem h100(arch("sm_90"), {});
   EXPECT_NE(h100.describe().find("132 SMs"), std::string::npos) << h100.describe();
-  EXPECT_NE(h100.describe().find("L2: 50 MB, 20480 sets x 20 ways"), std::string::npos) << h100.describe();
+  // Two partitions of 25 MB (validation/h100/partition_probe).
+  EXPECT_NE(h100.describe().find("L2: 25 MB, 10240 sets x 20 ways"), std::string::npos) << h100.describe();
+  EXPECT_NE(h100.describe().find("2 such partitions (50 MB)"), std::string::npos) << h100.describe();
+  EXPECT_EQ(h100.l2_partitions(), 2);
+  EXPECT_EQ(MemorySystem(arch("sm_80"), {}).l2_partitions(), 1);
 }
 
 TEST(MemoryConfiguration, Overrides) {
@@ -43,7 +47,9 @@ TEST(MemoryConfiguration, Overrides) {
   EXPECT_EQ(m.num_sms(), 2);
   EXPECT_EQ(m.l2_size(), 256 * KB);
   EXPECT_EQ(m.l2_cache()->config().replacement, Replacement::Fifo);
-  EXPECT_EQ(m.l2_cache()->sets(), 256u * 1024 / 128 / 20);  // 2048 lines / 20 ways, rounded down
+  EXPECT_EQ(m.l2_cache()->sets(), 256u * 1024 / 2 / 128 / 20);  // per partition: 1024 lines / 20 ways, rounded down
+  EXPECT_EQ(m.l2_cache(1)->sets(), m.l2_cache(0)->sets());
+  EXPECT_EQ(m.l2_cache(2), nullptr);
 }
 
 // 7.0+: the carveout (a percentage of the maximum shared capacity) is rounded
@@ -108,7 +114,7 @@ TEST(MemoryConfiguration, EveryArchitectureBuilds) {
       continue;
     }
     ASSERT_NE(m.l2_cache(), nullptr);
-    EXPECT_EQ(m.l2_cache()->capacity(), a.gpu_l2_size);
+    EXPECT_EQ(m.l2_cache()->capacity() * m.l2_partitions(), a.gpu_l2_size);
     EXPECT_LE(a.gpu_l2_size, a.l2_max_size);
     ASSERT_NE(m.l1_cache(0), nullptr);
     EXPECT_EQ(m.l1_cache(0)->capacity(), m.l1_size());

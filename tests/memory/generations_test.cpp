@@ -345,17 +345,22 @@ TEST(Kernels, SmOutOfRangeIsAnError) {
 namespace warpscope::test {
 namespace {
 // validation/h100/cache (gather): the H100 reads DRAM in 64 B pieces; the
-// first request for the promoted partner sector from the other L2 partition is
-// a miss without a DRAM read (promoted_partition_test.cpp: from the same one, a hit).
+// partner sector is then a hit from the SMs of the partition that read it, and
+// from the other partition where the line is not homed there, a miss without a
+// DRAM read (validation/h100/partition_probe; l2_partitions_test.cpp).
 TEST(Volta, SectorPromotionOn90) {
   auto m = memory("sm_90");
+  // kBase + 0x2000 = 0x12000: address bits 13 and 16 set, parity 0: homed in SM 0's partition.
   m->access(one_lane(kBase + 0x2000), 0);        // sector 0: miss, DRAM reads sectors 0 and 1
   EXPECT_EQ(m->kernel_counters().dram_read_bytes, 64u);
-  m->access(one_lane(kBase + 0x2000 + 32), 1);   // sector 1 from SM 1 (partition 1): lookup miss, no DRAM read
+  m->access(one_lane(kBase + 0x2000 + 32), 2);   // sector 1 from SM 2 (the other partition): miss, no DRAM read
   EXPECT_EQ(m->kernel_counters().l2_read_sector_hits, 0u);
   EXPECT_EQ(m->kernel_counters().dram_read_bytes, 64u);
-  m->access(one_lane(kBase + 0x2000 + 32), 2);   // then it is an ordinary hit
+  m->access(one_lane(kBase + 0x2000 + 32), 3);   // SM 3, same partition as SM 2: now a hit
   EXPECT_EQ(m->kernel_counters().l2_read_sector_hits, 1u);
+  m->access(one_lane(kBase + 0x2000 + 32), 1);   // SM 1, SM 0's partition: the promoted sector hits
+  EXPECT_EQ(m->kernel_counters().l2_read_sector_hits, 2u);
+  EXPECT_EQ(m->kernel_counters().dram_read_bytes, 64u);
   auto v = memory("sm_70");                      // 32 B fills assumed before 9.0
   v->access(one_lane(kBase + 0x2000), 0);
   EXPECT_EQ(v->kernel_counters().dram_read_bytes, 32u);
