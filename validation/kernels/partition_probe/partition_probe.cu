@@ -62,15 +62,21 @@ __device__ bool claim(unsigned* flags, int role, int sm) {
     return mine != 0;
 }
 
+// The A side of pair and homes: sector 0 of n lines, then flags[2] = 1 once every load has returned
+// (their sum is stored first).
+__device__ void read_then_signal(unsigned* data, unsigned* flags, unsigned* sink, int n) {
+    unsigned sum = 0;
+    for (int i = threadIdx.x; i < n; i += 32) sum += ld_cg(data + (long long)i * kLineWords);
+    sink[threadIdx.x] = sum;
+    __threadfence();
+    __syncwarp();
+    if (threadIdx.x == 0) atomicExch(&flags[2], 1u);
+}
+
 // flags: [0] A claimed, [1] B claimed, [2] A done; status[0] = 1 when every role ran.
 __global__ void pair(unsigned* data, unsigned* flags, unsigned* status, unsigned* sink, int a, int b, int n, int s) {
     if (claim(flags, 0, a)) {
-        unsigned sum = 0;
-        for (int i = threadIdx.x; i < n; i += 32) sum += ld_cg(data + (long long)i * kLineWords);
-        sink[threadIdx.x] = sum;  // the loads have returned
-        __threadfence();
-        __syncwarp();
-        if (threadIdx.x == 0) atomicExch(&flags[2], 1u);
+        read_then_signal(data, flags, sink, n);
         return;
     }
     if (!claim(flags, 1, b)) return;
@@ -98,12 +104,7 @@ __device__ __forceinline__ long long clock_now() {
 __global__ void homes(unsigned* data, unsigned* flags, unsigned* status, unsigned* sink, long long* cycles, int a,
                       int b, int n) {
     if (claim(flags, 0, a)) {
-        unsigned sum = 0;
-        for (int i = threadIdx.x; i < n; i += 32) sum += ld_cg(data + (long long)i * kLineWords);
-        sink[threadIdx.x] = sum;
-        __threadfence();
-        __syncwarp();
-        if (threadIdx.x == 0) atomicExch(&flags[2], 1u);
+        read_then_signal(data, flags, sink, n);
         return;
     }
     if (!claim(flags, 1, b) || threadIdx.x != 0) return;
