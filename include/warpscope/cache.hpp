@@ -86,10 +86,8 @@ struct CacheConfig {
   bool byte_masks = false;
   // Sector promotion: a read with ReadOptions::group_fill that misses fetches
   // whole aligned groups of this many sectors (1..sectors per line, a power of
-  // two), and the cache remembers which requester's miss brought in each
-  // sector nobody asked for, until it is requested or leaves (9.0 L2: 64 B DRAM
-  // fills; its partitions are separate caches, src/memory/l2_partitions.hpp,
-  // each with one requester).
+  // two); the sectors nobody asked for are ReadResult::promoted (9.0 L2: 64 B
+  // DRAM fills, src/memory/l2_partitions.hpp).
   int fill_sectors = 1;
 };
 
@@ -107,8 +105,7 @@ struct ReadOptions {
   bool allocate = true;      // install the line on a miss (no: a bypassing lookup)
   bool evict_first = false;  // install as the next victim of its set (.cs / .lu)
   bool fill_line = false;    // a miss fetches every invalid sector of the line (Fermi/Kepler L1)
-  bool group_fill = false;   // CacheConfig::fill_sectors > 1: fetch whole groups, track promoted sectors
-  std::uint8_t requester = 0;  // with group_fill: who asks (0..15), e.g. an L2 partition
+  bool group_fill = false;   // CacheConfig::fill_sectors > 1: fetch whole groups
 };
 
 struct ReadResult {
@@ -116,7 +113,6 @@ struct ReadResult {
   SectorMask miss;    // requested sectors not valid (tag miss or sector miss)
   SectorMask fetch;   // sectors the caller must read from the next level
   SectorMask promoted;  // group_fill: fetched sectors nobody asked for (part of fetch)
-  SectorMask remote;    // group_fill: hits on sectors another requester's fill promoted (part of hit)
   Eviction evicted;   // the victim replaced by this read, if it was dirty
 };
 
@@ -132,8 +128,9 @@ struct WriteResult {
   Eviction evicted;
 };
 
-// The per-set replacement orders (LRU, FIFO, Random) are template policies
-// behind one switch per call; the hot path never allocates.
+// The replacement policies share one per-set order (src/cache/set_order.hpp)
+// and differ only in where a hit moves a line and which line a miss evicts;
+// the hot path never allocates.
 class Cache {
  public:
   explicit Cache(const CacheConfig& config);

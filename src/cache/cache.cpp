@@ -4,13 +4,8 @@
 // followed by `ways` 8-byte slots (sector state and replacement links;
 // cache/set_order.hpp), so that a lookup reads one contiguous region; plus
 // 16 B of written-byte mask per way where the cache keeps byte masks (touched
-// only when a partial write happens), and where sectors are promoted
-// (fill_sectors > 1) 4 B per way naming who promoted each sector (touched only
-// for the rare line whose promoted sectors came from different requesters; the
-// slot names the one requester otherwise). A 50 MB L2 of 128 B lines is 409,600 ways: 6.5 MB of blocks,
-// 6.5 MB of byte masks and 1.6 MB of promoters. (The promotion state used to
-// be a hashed bit table beside the cache, probed per sector: half the time of
-// a scattered 9.0 warp.)
+// only when a partial write happens). A 50 MB L2 of 128 B lines is 409,600
+// ways: 6.5 MB of blocks and 6.5 MB of byte masks.
 //
 // Lookups scan the set's line addresses (branch-free, vectorised) when a set
 // has at most kScanWays ways; wider sets (the 7.0+ L1 is modelled as 4 sets of
@@ -39,11 +34,7 @@ constexpr std::uint32_t kScanWays = 32;
 
 // Slot::flags. kPartial: some bytes were written into sectors that hold no data
 // (their bytes are in the byte-mask array; stale there otherwise).
-// Promoted sectors (Slot::promoted) name their requester in the top four bits
-// while they all share one; kMixedPromoters: they do not, and each sector's
-// requester is in the promoters array (stale there otherwise).
-enum : std::uint8_t { kEvictFirst = 1, kPartial = 2, kMixedPromoters = 4 };
-constexpr int kPromoterShift = 4;
+enum : std::uint8_t { kEvictFirst = 1, kPartial = 2 };
 
 bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 int log2_ceil(std::uint64_t v) {
@@ -86,9 +77,6 @@ struct Cache::Impl {
   std::array<std::uint8_t, 256> group_of{};  // sector mask -> the aligned fill groups it touches
   cache::BigBuffer store;              // sets blocks
   cache::BigArray<LineBytes> partial;  // sets * ways when cfg.byte_masks (valid where kPartial)
-  // sets * ways when promotion: 4 bits per sector, the requester whose group
-  // fill promoted it (valid where the slot is kMixedPromoters).
-  cache::BigArray<std::uint32_t> promoters;
   cache::SetOrder order;
   cache::WayFingerprints fingerprints;  // when ways > kScanWays
 
@@ -139,7 +127,6 @@ struct Cache::Impl {
       order.reset(set, slots_of(set));
     }
     if (c.byte_masks) partial = cache::BigArray<LineBytes>(n, LineBytes{});
-    if (promotion) promoters = cache::BigArray<std::uint32_t>(n, 0);
     if (ways > kScanWays) fingerprints = cache::WayFingerprints(sets, ways);
   }
 
@@ -279,7 +266,6 @@ struct Cache::Impl {
     l.tags[way] = line;
     st.valid = st.dirty = 0;
     st.flags = evict_first ? kEvictFirst : 0;
-    st.promoted = 0;
     if (fingerprints.enabled()) fingerprints.set(l.set, way, l.fingerprint);
     order.install(l.set, l.base, way, evict_first);
     return st;
@@ -312,50 +298,6 @@ struct Cache::Impl {
     return SectorMask(group_of[fetch.bits()]) & ~valid & all_sectors;
   }
 
-  // Marks `promoted` sectors of the way at `slot` as brought in by `requester`.
-  void mark_promoted(Slot& st, std::size_t slot, SectorMask promoted, std::uint8_t requester) {
-    const auto who = static_cast<std::uint8_t>(requester & 0x0fu);
-    if (st.promoted == 0) {
-      st.flags = static_cast<std::uint8_t>((st.flags & 0x0fu & ~kMixedPromoters) | (who << kPromoterShift));
-    } else if ((st.flags & kMixedPromoters) == 0 && (st.flags >> kPromoterShift) != who) {
-      // A second requester: every promoted sector gets its own entry.
-      const std::uint32_t one = st.flags >> kPromoterShift;
-      std::uint32_t word = 0;
-      for (unsigned s = 0; s < 8; ++s) word |= one << (4 * s);
-      promoters[slot] = word;
-      st.flags |= kMixedPromoters;
-    }
-    if ((st.flags & kMixedPromoters) != 0) {
-      std::uint32_t& word = promoters[slot];
-      for (std::uint32_t m = promoted.bits(); m != 0; m &= m - 1) {
-        const unsigned s = static_cast<unsigned>(std::countr_zero(m));
-        word = (word & ~(0xfu << (4 * s))) | (std::uint32_t{who} << (4 * s));
-      }
-    }
-    st.promoted |= promoted.bits();
-  }
-
-  // Requested sectors that hit: those another requester promoted are remote;
-  // every promotion among them is forgotten (they have been asked for now).
-  SectorMask claim_promoted(Slot& st, std::size_t slot, SectorMask hit, std::uint8_t requester) {
-    const auto claimed = static_cast<std::uint8_t>(st.promoted & hit.bits());
-    if (claimed == 0) return {};
-    const auto who = static_cast<std::uint32_t>(requester & 0x0fu);
-    std::uint8_t remote = 0;
-    if ((st.flags & kMixedPromoters) == 0) {
-      if ((st.flags >> kPromoterShift) != who) remote = claimed;
-    } else {
-      const std::uint32_t word = promoters[slot];
-      for (std::uint32_t m = claimed; m != 0; m &= m - 1) {
-        const unsigned s = static_cast<unsigned>(std::countr_zero(m));
-        if (((word >> (4 * s)) & 0xfu) != who) remote |= static_cast<std::uint8_t>(1u << s);
-      }
-    }
-    st.promoted = static_cast<std::uint8_t>(st.promoted & ~claimed);
-    if (st.promoted == 0) st.flags &= static_cast<std::uint8_t>(~kMixedPromoters);
-    return SectorMask(remote);
-  }
-
   ReadResult read(LineAddr line, SectorMask req, const ReadOptions& o) {
     ReadResult r;
     req &= all_sectors;
@@ -366,7 +308,6 @@ struct Cache::Impl {
       const SectorMask valid(st.valid);
       r.hit = req & valid;
       r.miss = req & ~valid;
-      if (groups && st.promoted != 0) r.remote = claim_promoted(st, l.slot(ways), r.hit, o.requester);
       if (r.miss.any()) {
         r.fetch = o.allocate && o.fill_line ? (all_sectors & ~valid) : r.miss;
         if (groups) {
@@ -375,7 +316,6 @@ struct Cache::Impl {
         }
         if (o.allocate) {
           st.valid |= r.fetch.bits();
-          if (r.promoted.any()) mark_promoted(st, l.slot(ways), r.promoted, o.requester);
           settle_partial(st, l.slot(ways));
         }
       }
@@ -391,7 +331,6 @@ struct Cache::Impl {
     if (o.allocate) {
       Slot& st = allocate(l, line.value, o.evict_first, r.evicted);
       st.valid = r.fetch.bits();
-      if (r.promoted.any()) mark_promoted(st, l.slot(ways), r.promoted, o.requester);
     }
     return r;
   }
@@ -442,7 +381,7 @@ struct Cache::Impl {
     if (st.dirty != 0) e = eviction_of(line, st, l.slot(ways));
     if (fingerprints.enabled()) fingerprints.clear(l.set, l.way);
     l.tags[l.way] = kEmptyTag;
-    st.valid = st.dirty = st.flags = st.promoted = 0;
+    st.valid = st.dirty = st.flags = 0;
     order.release(l.set, l.base, l.way);
     return e;
   }
@@ -453,7 +392,7 @@ struct Cache::Impl {
       Slot* l = slots_of(set);
       for (std::uint32_t w = 0; w < ways; ++w) {
         t[w] = kEmptyTag;
-        l[w].valid = l[w].dirty = l[w].flags = l[w].promoted = 0;
+        l[w].valid = l[w].dirty = l[w].flags = 0;
       }
       order.reset(set, l);
     }

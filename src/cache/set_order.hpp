@@ -31,7 +31,7 @@ struct Slot {
   std::uint8_t valid = 0;  // sector data present
   std::uint8_t dirty = 0;  // sector modified since fetched/cleaned
   std::uint8_t flags = 0;  // kEvictFirst, kPartial
-  std::uint8_t promoted = 0;  // sectors a group fill brought in and nobody asked for yet
+  std::uint8_t spare = 0;
   std::uint16_t prev = kNone, next = kNone;
 };
 static_assert(sizeof(Slot) == 8);

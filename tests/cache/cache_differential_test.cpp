@@ -55,7 +55,6 @@ void run_against_reference(const CacheConfig& cfg, int steps, std::uint32_t seed
       o.evict_first = chance(15);
       o.fill_line = chance(20);
       o.group_fill = chance(70);
-      o.requester = static_cast<std::uint8_t>(rng() % 3);
       const auto req = SectorMask(static_cast<std::uint8_t>(rng() % (1u << sectors)));
       const ReadResult a = cache.read(LineAddr{line}, req, o);
       const ReadResult b = ref.read(line, req, o);
@@ -63,7 +62,6 @@ void run_against_reference(const CacheConfig& cfg, int steps, std::uint32_t seed
       EXPECT_EQ(a.miss, b.miss) << where;
       EXPECT_EQ(a.fetch, b.fetch) << where;
       EXPECT_EQ(a.promoted, b.promoted) << where;
-      EXPECT_EQ(a.remote, b.remote) << where;
       expect_same(a.evicted, b.evicted, where);
     } else if (op < 90) {
       WriteOptions o;

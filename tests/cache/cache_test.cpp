@@ -375,10 +375,9 @@ TEST(Cache, RejectsImpossibleGeometry) {
 
 // Sector promotion (CacheConfig::fill_sectors = 2: 64 B fills of two 32 B
 // sectors; the 9.0 L2, src/memory/l2_partitions.hpp).
-ReadOptions group_read(std::uint8_t requester) {
+ReadOptions group_read() {
   ReadOptions o;
   o.group_fill = true;
-  o.requester = requester;
   return o;
 }
 
@@ -386,25 +385,21 @@ TEST(Cache, GroupFillPromotesThePartnerSector) {
   CacheConfig cfg = config(1024, 2);
   cfg.fill_sectors = 2;
   Cache c(cfg);
-  // Requester 0 misses sector 0: the group {0, 1} is fetched, 1 promoted.
-  ReadResult r = c.read(LineAddr{5}, sec(0), group_read(0));
+  // A miss on sector 0: the group {0, 1} is fetched, 1 promoted.
+  ReadResult r = c.read(LineAddr{5}, sec(0), group_read());
   EXPECT_EQ(r.miss, sec(0));
   EXPECT_EQ(r.fetch, sec(0) | sec(1));
   EXPECT_EQ(r.promoted, sec(1));
   EXPECT_EQ(c.valid_sectors(LineAddr{5}), sec(0) | sec(1));
-  // Sector 3 from requester 1: group {2, 3}, 2 promoted by requester 1.
-  r = c.read(LineAddr{5}, sec(3), group_read(1));
+  // Sector 3: group {2, 3}, 2 promoted.
+  r = c.read(LineAddr{5}, sec(3), group_read());
   EXPECT_EQ(r.fetch, sec(2) | sec(3));
   EXPECT_EQ(r.promoted, sec(2));
-  // Requester 0 asks for 1 (its own promotion: an ordinary hit) and 2
-  // (requester 1's: a remote hit); both promotions are forgotten.
-  r = c.read(LineAddr{5}, sec(1) | sec(2), group_read(0));
+  // The promoted sectors then hit, and nothing is fetched.
+  r = c.read(LineAddr{5}, sec(1) | sec(2), group_read());
   EXPECT_EQ(r.hit, sec(1) | sec(2));
-  EXPECT_EQ(r.remote, sec(2));
   EXPECT_EQ(r.fetch, SectorMask{});
-  r = c.read(LineAddr{5}, sec(1) | sec(2), group_read(1));
-  EXPECT_EQ(r.hit, sec(1) | sec(2));
-  EXPECT_EQ(r.remote, SectorMask{});
+  EXPECT_EQ(r.promoted, SectorMask{});
 }
 
 TEST(Cache, GroupFillSkipsValidSectorsAndPlainReads) {
@@ -413,36 +408,26 @@ TEST(Cache, GroupFillSkipsValidSectorsAndPlainReads) {
   Cache c(cfg);
   c.write(LineAddr{9}, bytes(32, 32));  // sector 1 fully written: valid
   // A miss on sector 0 fetches only sector 0: its partner already holds data.
-  ReadResult r = c.read(LineAddr{9}, sec(0), group_read(0));
+  ReadResult r = c.read(LineAddr{9}, sec(0), group_read());
   EXPECT_EQ(r.fetch, sec(0));
   EXPECT_EQ(r.promoted, SectorMask{});
-  // A plain read (an atomic's) fetches what it asks for, promotes nothing...
+  // A plain read (an atomic's) fetches what it asks for and promotes nothing.
   r = c.read(LineAddr{9}, sec(2));
   EXPECT_EQ(r.fetch, sec(2));
   EXPECT_EQ(r.promoted, SectorMask{});
-  // ...and leaves promotions alone: 3, promoted here by requester 1, is still
-  // remote for requester 0 after a plain read of it.
-  c.read(LineAddr{17}, sec(2), group_read(1));
-  c.read(LineAddr{17}, sec(3));
-  EXPECT_EQ(c.read(LineAddr{17}, sec(3), group_read(0)).remote, sec(3));
 }
 
-TEST(Cache, PromotionLeavesWithTheLine) {
+TEST(Cache, WholeLineFillGroups) {
   CacheConfig cfg = config(256, 2, Replacement::Lru, true);  // one set of two ways
   cfg.fill_sectors = 4;                                       // a miss fetches the whole line
   Cache c(cfg);
-  EXPECT_EQ(c.read(LineAddr{1}, sec(0), group_read(1)).promoted, sec(1) | sec(2) | sec(3));
-  c.read(LineAddr{2}, sec(0), group_read(0));
-  c.read(LineAddr{3}, sec(0), group_read(0));  // evicts line 1 (LRU)
-  // Line 1 comes back by a full write (valid, nothing promoted; evicts 2):
-  // requester 1's old promotions left with the evicted line.
-  c.write(LineAddr{1}, bytes(0, 128));
-  EXPECT_EQ(c.read(LineAddr{1}, sec(2), group_read(0)).remote, SectorMask{});
-  // Invalidation forgets them too (line 5 evicts 3, the LRU line).
-  EXPECT_EQ(c.read(LineAddr{5}, sec(0), group_read(1)).promoted, sec(1) | sec(2) | sec(3));
-  c.invalidate(LineAddr{5});
-  c.write(LineAddr{5}, bytes(0, 128));
-  EXPECT_EQ(c.read(LineAddr{5}, sec(3), group_read(0)).remote, SectorMask{});
+  EXPECT_EQ(c.read(LineAddr{1}, sec(0), group_read()).promoted, sec(1) | sec(2) | sec(3));
+  c.read(LineAddr{2}, sec(0), group_read());
+  c.read(LineAddr{3}, sec(0), group_read());  // evicts line 1 (LRU)
+  EXPECT_FALSE(c.contains(LineAddr{1}));
+  // A read of a line whose other sectors were written fetches only the rest of the group.
+  c.write(LineAddr{1}, bytes(0, 64));  // sectors 0 and 1 written whole: valid
+  EXPECT_EQ(c.read(LineAddr{1}, sec(3), group_read()).fetch, sec(2) | sec(3));
   EXPECT_NE(c.describe().find("128 B fills"), std::string::npos) << c.describe();
 }
 

@@ -54,12 +54,6 @@ class ReferenceCache {
       Way& x = at(set, w);
       r.hit = req & x.valid;
       r.miss = req & ~x.valid;
-      if (groups)
-        for (int s = 0; s < sectors_; ++s)
-          if (r.hit.test(s)) {
-            if (x.promoted_by[s] >= 0 && x.promoted_by[s] != o.requester) r.remote |= one(s);
-            x.promoted_by[s] = -1;
-          }
       if (r.miss.any()) {
         r.fetch = o.allocate && o.fill_line ? (all() & ~x.valid) : r.miss;
         if (groups) {
@@ -68,7 +62,6 @@ class ReferenceCache {
         }
         if (o.allocate) {
           x.valid |= r.fetch;
-          promote(x, r.promoted, o.requester);
           settle(x);
         }
       }
@@ -84,7 +77,6 @@ class ReferenceCache {
     if (o.allocate) {
       Way& x = at(set, allocate(set, line, o.evict_first, r.evicted));
       x.valid = r.fetch;
-      promote(x, r.promoted, o.requester);
     }
     return r;
   }
@@ -166,7 +158,6 @@ class ReferenceCache {
     bool evict_first = false;
     bool has_partial = false;  // partial holds bytes written into sectors without data
     LineBytes partial;
-    std::array<int, 8> promoted_by{-1, -1, -1, -1, -1, -1, -1, -1};  // requester whose group fill brought it
   };
 
   static SectorMask one(int s) { return SectorMask(static_cast<std::uint8_t>(1u << s)); }
@@ -179,10 +170,6 @@ class ReferenceCache {
         for (int k = first; k < first + cfg_.fill_sectors; ++k) r |= one(k);
       }
     return r;
-  }
-  static void promote(Way& x, SectorMask m, std::uint8_t requester) {
-    for (int s = 0; s < 8; ++s)
-      if (m.test(s)) x.promoted_by[static_cast<std::size_t>(s)] = requester;
   }
 
   SectorMask all() const { return SectorMask::first(sectors_); }
