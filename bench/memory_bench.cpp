@@ -5,6 +5,9 @@
 //   scattered: every lane at a random 4 B word of a 1 GB buffer (32 lines per record).
 // Records go to the SMs round robin. The gen_only rows time the record
 // generator alone, to subtract. peak_rss_MB is VmHWM of the process.
+// The small_state rows run the same sm_90 model on 2 SMs with a 256 KB L2:
+// every tag store then fits in the host's caches, so the difference to the
+// full-size rows is what host-cache misses cost and the rest is computation.
 // Run: build/release/bench/warpscope_bench --benchmark_filter=Memory
 #include <benchmark/benchmark.h>
 
@@ -57,8 +60,15 @@ struct Generator {
   }
 };
 
-void through_memory(benchmark::State& state, const char* arch, Pattern pattern) {
-  auto m = std::make_unique<MemorySystem>(mem_spec(arch), MemoryConfig{});
+MemoryConfig small_state() {
+  MemoryConfig c;
+  c.num_sms = 2;
+  c.l2_size = 256 * 1024;
+  return c;
+}
+
+void through_memory(benchmark::State& state, const char* arch, Pattern pattern, MemoryConfig config = {}) {
+  auto m = std::make_unique<MemorySystem>(mem_spec(arch), config);
   m->begin_kernel();
   const int sms = m->num_sms();
   WarpAccess a;
@@ -93,6 +103,8 @@ void gen_only(benchmark::State& state, Pattern pattern) {
 
 BENCHMARK_CAPTURE(through_memory, sm_90_coalesced, "sm_90", Pattern::Coalesced);
 BENCHMARK_CAPTURE(through_memory, sm_90_scattered_1GB, "sm_90", Pattern::Scattered);
+BENCHMARK_CAPTURE(through_memory, sm_90_small_state_coalesced, "sm_90", Pattern::Coalesced, small_state());
+BENCHMARK_CAPTURE(through_memory, sm_90_small_state_scattered_1GB, "sm_90", Pattern::Scattered, small_state());
 BENCHMARK_CAPTURE(through_memory, sm_35_coalesced, "sm_35", Pattern::Coalesced);
 BENCHMARK_CAPTURE(through_memory, sm_35_scattered_1GB, "sm_35", Pattern::Scattered);
 BENCHMARK_CAPTURE(gen_only, coalesced, Pattern::Coalesced);
