@@ -8,8 +8,9 @@
 // ways: 6.5 MB of blocks and 6.5 MB of byte masks.
 //
 // Lookups scan the set's line addresses (branch-free, vectorised) when a set
-// has at most kScanWays ways; wider sets (the 7.0+ L1 is modelled as 4 sets of
-// up to 512 ways) scan 16-bit fingerprints instead (cache/way_fingerprints.hpp).
+// has at most kScanWays ways; wider sets (the 7.x/8.x L1 is modelled as 4 sets
+// of up to 384 ways, the 9.0 L1 as 32 sets of 56) scan 16-bit fingerprints
+// instead (cache/way_fingerprints.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,10 +1,10 @@
 // 16-bit fingerprints of the lines in every way, for caches whose sets are too
-// wide to scan by full line address (the 7.0+ L1 is modelled as 4 sets of up
-// to 512 ways). A lookup scans the set's fingerprints (2 B per way, 1 KB for
-// 512 ways, vectorised, 32 ways per step) and checks the full line address only
-// where a fingerprint matches (about one way in 65,535 by chance). Why not a
-// hash index: 132 SMs of L1 need 8 MB of index that every access probes at a
-// random place (twice on a miss: the lookup and the victim's erase), so every
+// wide to scan by full line address (the 7.x/8.x L1 is modelled as 4 sets of
+// up to 384 ways, the 9.0 L1 as 32 sets of 56). A lookup scans the set's
+// fingerprints (2 B per way, 768 B for 384 ways, vectorised, 32 ways per step)
+// and checks the full line address only where a fingerprint matches (about
+// one way in 65,535 by chance). Why not a hash index: 132 SMs of L1 need 8 MB
+// of index that every access probes at a random place (twice on a miss: the lookup and the victim's erase), so every
 // access missed the host's caches; the fingerprints of all 132 L1s are 540 KB.
 //
 // Fingerprint 0 marks a free way; a line's fingerprint is never 0. Each set's
