@@ -7,13 +7,11 @@ Usage: model_vs_repeats.py VALIDATE_JSON SUITE_DIR [REPEAT_DIR...]
   model_vs_repeats.py /tmp/v.json validation/h100/suite validation/h100/suite_repeats/rep2 validation/h100/suite_repeats/rep3
 Prints per launch the model's value and each run's, whether the model is within the target of the
 runs' median, and a count at the end. The model values come from the JSON (the first run's trace
-replayed); the hardware values from each run's <app>.ncu.csv, row by ncu ID."""
-import csv, json, os, statistics, sys
+replayed); the hardware values from each run's <app>.ncu.csv, row by ncu ID; the hit rates and
+their limits (points; percent and slack for DRAM bytes) from SUITE_DIR/tolerances.toml, as
+warpscope validate reads them."""
+import csv, json, os, statistics, sys, tomllib
 
-PAIRS = {f'{u}_lookup_hit.sum': f'{u}.sum' for u in (
-    'lts__t_sectors_srcunit_tex_op_read', 'lts__t_sectors_srcunit_tex_op_atom',
-    'l1tex__t_sectors_pipe_lsu_mem_global_op_ld', 'l1tex__t_sectors_pipe_lsu_mem_global_op_st',
-    'l1tex__t_sectors_pipe_lsu_mem_local_op_ld', 'l1tex__t_sectors_pipe_lsu_mem_local_op_st')}
 _tables = {}
 
 
@@ -32,34 +30,38 @@ def ncu_value(run, app, ncu_id, counter):
         return None
 
 
-def within(counter, model, hw):
-    if counter in PAIRS:
-        return abs(model - hw) <= 5.0
-    slack = 8192 if 'read' in counter else 1024  # the suite's DRAM tolerances (tolerances.toml)
-    return abs(model - hw) <= max(0.1 * hw, slack)
+def within(tolerance, model, hw):
+    if 'points' in tolerance:
+        return abs(model - hw) <= tolerance['points']
+    return abs(model - hw) <= max(tolerance.get('percent', 0) / 100.0 * hw, tolerance.get('slack', 0))
 
 
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     report, runs = json.load(open(sys.argv[1])), sys.argv[2:]
+    with open(f'{runs[0]}/tolerances.toml', 'rb') as f:
+        tolerances = {t['counter']: t for t in tomllib.load(f)['tolerance']}
+    # The issue-5 target: hit rates (rate_of a total) and DRAM byte counts.
+    hit_rates = {c: t['rate_of'] for c, t in tolerances.items() if 'rate_of' in t and '_lookup_hit' in c}
+    targeted = set(hit_rates) | {c for c in tolerances if c.startswith('dram__bytes')}
     failing = ok = 0
     for k in report['kernels']:
         by_name = {c['counter']: c for c in k['counters']}
         outside = [c for c in k['counters'] if 'known' in c['verdict'].lower()
-                   and (c['counter'] in PAIRS or c['counter'].startswith('dram__bytes'))]
+                   and c['counter'] in targeted]
         if not outside:
             continue
         failing += 1
         all_ok, parts = True, []
         for c in outside:
             name = c['counter']
-            if name in PAIRS:
-                total = by_name.get(PAIRS[name], {}).get('model')
+            if name in hit_rates:
+                total = by_name.get(hit_rates[name], {}).get('model')
                 model = 100.0 * c['model'] / total if total else 0.0
                 hw = []
                 for run in runs:
-                    hit, tot = ncu_value(run, k['app'], k['ncu_id'], name), ncu_value(run, k['app'], k['ncu_id'], PAIRS[name])
+                    hit, tot = ncu_value(run, k['app'], k['ncu_id'], name), ncu_value(run, k['app'], k['ncu_id'], hit_rates[name])
                     if hit is not None and tot:
                         hw.append(100.0 * hit / tot)
                 shown = f"{name.split('__')[1].replace('_lookup_hit.sum', '')} hit % model {model:.1f}, runs " + \
@@ -68,7 +70,7 @@ def main():
                 model = c['model']
                 hw = [v for v in (ncu_value(r, k['app'], k['ncu_id'], name) for r in runs) if v is not None]
                 shown = f'{name} model {model:.0f}, runs ' + ' / '.join(f'{x:.0f}' for x in hw)
-            good = bool(hw) and within(name, model, statistics.median(hw))
+            good = bool(hw) and within(tolerances[name], model, statistics.median(hw))
             all_ok &= good
             parts.append(shown)
         ok += all_ok
