@@ -4,8 +4,9 @@
 // fingerprints (2 B per way, 768 B for 384 ways, vectorised, 32 ways per step)
 // and checks the full line address only where a fingerprint matches (about
 // one way in 65,535 by chance). Why not a hash index: 132 SMs of L1 need 8 MB
-// of index that every access probes at a random place (twice on a miss: the lookup and the victim's erase), so every
-// access missed the host's caches; the fingerprints of all 132 L1s are 540 KB.
+// of index that every access probes at a random place (twice on a miss: the
+// lookup and the victim's erase), so every access missed the host's caches;
+// the fingerprints of all 132 L1s are 540 KB.
 //
 // Fingerprint 0 marks a free way; a line's fingerprint is never 0. Each set's
 // row is padded to a multiple of 32 ways with zeros so that every step is a
