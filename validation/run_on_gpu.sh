@@ -27,7 +27,8 @@
 # CUDA toolkit of nvcc), SUITE_BUDGET_S (default 460: no ncu run starts later than this many seconds after
 # the start, and each ncu run is cut at the budget), GPU_MODEL (default h100-sxm, the key in
 # data/gpus/gpus.toml), APPS_ONLY (space-separated subset of app names), LARGE_ARGS (default "large 3"),
-# NCU_ONLY=1 (step 1 and the SASS only: no trace, no timing; for repeated hardware runs).
+# NCU_ONLY=1 (step 1 and the SASS only: no trace, no timing; for repeated hardware runs), EXTRA_METRICS (a
+# second metrics file, same format, collected as well: e.g. validation/merge_metrics.txt).
 set -u
 OUT=${1:?usage: bash validation/run_on_gpu.sh OUTDIR}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -122,7 +123,7 @@ fi
 
 # ---------------------------------------------------------------------------------------------------------
 # metrics
-METRICS=$(grep -v '^[[:space:]]*#' "$ROOT/validation/suite_metrics.txt" | tr -s ' \n\t' ' ')
+METRICS=$(cat "$ROOT/validation/suite_metrics.txt" ${EXTRA_METRICS:+"$EXTRA_METRICS"} | grep -v '^[[:space:]]*#' | tr -s ' \n\t' ' ')
 KEEP=""
 if [ -n "$NCU" ]; then
   "$NCU" --query-metrics > "$S/query_metrics.txt" 2>&1 || echo "!! ncu --query-metrics rc=$?"

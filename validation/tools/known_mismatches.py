@@ -32,13 +32,16 @@ REASONS = [
      "wavefronts as bank conflicts; the same instructions alone match exactly (validation/h100/rules)"),
     (("lts__t_requests_srcunit_tex_op_read", "lts__t_sectors_srcunit_tex_op_read",
       "lts__t_sectors_srcunit_tex_op_read_lookup_hit"),
-     "L2 reads merged before the L2 lookup while an earlier request is in flight: in L1 (c_ldcg4_reuse4: "
-     "four .cg loads of a line, one L2 request) and in the H100's L2 request coalescer (lrc__ metrics; "
-     "sgemm: CTAs reading the same tile together, 50-65% of the L1 misses reach L2); the untimed "
-     "model sends every L1 miss. Requests for a sector whose fill is still in flight count as misses "
-     "(misaligned loads: the partner sector of a 64 B fill; the L2 partitions and home bits are "
-     "measured, validation/h100/partition_probe). Timing-dependent: three runs of the suite differ by "
-     "up to 9 points here (sgemm_naive 67.5-76.5%, g_ld2_misalign66 27.0-33.8%; validation/h100/suite_repeats)"),
+     "L2 reads merged before the L2 lookup: the H100's L2 request coalescer (LRC) merges read requests "
+     "for a sector already requested and still in flight, from the same SM (c_ldcg4_reuse4: four .cg "
+     "loads of a line; L1TEX sends and receives all 32,768 sectors, the LRC merges 24,576) or from "
+     "CTAs reading the same tile together (sgemm: 53% and 35% of the sectors merged); lts sectors = "
+     "sectors offered to the LRC - sectors it merged, within 200 on every launch "
+     "(validation/h100/merge_probe). The untimed model sends every L1 miss to the L2 lookup. Requests "
+     "for a sector whose fill is still in flight count as misses (misaligned loads: the partner sector "
+     "of a 64 B fill; the L2 partitions and home bits are measured, validation/h100/partition_probe). "
+     "Timing-dependent: three runs of the suite differ by up to 9 points here (sgemm_naive "
+     "67.5-76.5%, g_ld2_misalign66 27.0-33.8%; validation/h100/suite_repeats)"),
     (("l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit", "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss"),
      "local load hits of the spilling kernel: its local lines slightly exceed the 224 KB L1 of the "
      "driver's default 32 KB carveout; with local windows per resident warp slot and randm8 the model "
