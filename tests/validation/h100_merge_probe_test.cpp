@@ -2,15 +2,18 @@
 // suite once more under Nsight Compute with the L2 request coalescer's
 // metrics). The figures docs/VALIDATION.md and the known-mismatch reasons cite:
 // L1TEX does not merge misses (it sends, and gets back, every sector it
-// missed), the LRC does, and the L2 lookups are what the LRC did not merge.
+// missed), the LRC does, and the L2 lookups are what the LRC did not merge;
+// and it merges only requests of SMs in one GPC.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 
 #include "validate/kernel_name.hpp"
+#include "validation/csv_table.hpp"
 #include "validate/ncu_csv.hpp"
 
 namespace warpscope::test {
@@ -75,6 +78,22 @@ TEST(H100MergeProbe, L2LookupsAreTheSectorsTheCoalescerDidNotMerge) {
     }
   }
   EXPECT_GE(launches, 90);
+}
+
+// validation/h100/lrc_probe: one tile read by C CTAs at once, on one GPC (a
+// cluster) or on SMs of different GPCs.
+TEST(H100LrcProbe, TheCoalescerMergesOnlyWithinAGpc) {
+  const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/lrc_probe/summary.csv");
+  std::map<std::string, std::pair<double, double>> offered_merged;
+  for (const auto& row : t.rows)
+    offered_merged[row[static_cast<std::size_t>(t.column("config"))]] = {
+        std::stod(row[static_cast<std::size_t>(t.column(kOffered))]),
+        std::stod(row[static_cast<std::size_t>(t.column(kMerged))])};
+  for (const char* c : {"cluster:2:64:256", "cluster:2:128:256", "cluster:2:64:1024"})
+    EXPECT_EQ(offered_merged.at(c).second, offered_merged.at(c).first / 2) << c;
+  EXPECT_EQ(offered_merged.at("cluster:4:64:256").second, 49152);
+  for (const char* c : {"far:2:64:256", "far:4:64:256", "far:2:128:256", "far:2:64:1024", "alone:64:256"})
+    EXPECT_EQ(offered_merged.at(c).second, 0) << c;
 }
 
 }  // namespace

@@ -32,6 +32,7 @@
 #include <cstring>
 
 #include "../suite/suite_common.cuh"
+#include "../probe_device.cuh"
 
 namespace {
 
@@ -39,16 +40,6 @@ constexpr int kLineWords = 32;            // 128 B lines of 4 B words
 constexpr int kCtasPerSm = 8;             // enough CTAs that every SM gets some
 constexpr long long kSpinCycles = 2000000000ll;
 
-__device__ __forceinline__ unsigned smid() {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-    return r;
-}
-__device__ __forceinline__ unsigned ld_cg(const unsigned* p) {
-    unsigned v;
-    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
-    return v;
-}
 __device__ __forceinline__ void red_add(unsigned* p, unsigned v) {
     asm volatile("red.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }

@@ -1,0 +1,16 @@
+// probe_device.cuh -- device helpers the single-mechanism probes share (partition_probe, lrc_probe).
+#pragma once
+
+// The SM this thread runs on.
+__device__ __forceinline__ unsigned smid() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+    return r;
+}
+
+// A 4 B load that does not allocate in L1 (ld.global.cg): every one is an L1 miss sent to L2.
+__device__ __forceinline__ unsigned ld_cg(const unsigned* p) {
+    unsigned v;
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
