@@ -19,18 +19,16 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "../suite/suite_common.cuh"
 #include "../probe_device.cuh"
 
 namespace {
 
 constexpr int kLineWords = 32;
 constexpr int kSmemBytes = 200 * 1024;  // one CTA per SM (228 KB of shared memory per SM)
-
 
 // groups_mod > 0: group = blockIdx.x % groups_mod; otherwise group = blockIdx.x / group_size.
 __global__ void tile_read(const unsigned* data, unsigned* smids, unsigned* sink, int lines, int group_size,
@@ -46,24 +44,17 @@ __global__ void tile_read(const unsigned* data, unsigned* smids, unsigned* sink,
     if (threadIdx.x == 0) smids[blockIdx.x] = smid();
 }
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    check(cudaFuncSetAttribute(tile_read, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), "smem attribute");
-    check(cudaFuncSetAttribute(tile_read, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "cluster attribute");
+    CK(cudaFuncSetAttribute(tile_read, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+    CK(cudaFuncSetAttribute(tile_read, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     const size_t max_words = size_t{132} * 1024 * kLineWords;
     unsigned *data, *smids, *sink;
-    check(cudaMalloc(&data, max_words * 4), "malloc");
-    check(cudaMemset(data, 1, max_words * 4), "memset");
-    check(cudaMalloc(&smids, 1024 * 4), "malloc");
-    check(cudaMalloc(&sink, 1024 * 32 * 4), "malloc");
+    CK(cudaMalloc(&data, max_words * 4));
+    CK(cudaMemset(data, 1, max_words * 4));
+    CK(cudaMalloc(&smids, 1024 * 4));
+    CK(cudaMalloc(&sink, 1024 * 32 * 4));
     for (int i = 1; i < argc; ++i) {
         const std::string config = argv[i];
         int c = 1, g = 0, n = 0;
@@ -90,11 +81,10 @@ int main(int argc, char** argv) {
         const int group_size = mode == "alone" ? 1 : c;
         const int groups_mod = mode == "far" ? g / c : 0;
         std::printf("launch %s\n", config.c_str());
-        check(cudaLaunchKernelEx(&lc, tile_read, (const unsigned*)data, smids, sink, n, group_size, groups_mod),
-              "launch");
-        check(cudaDeviceSynchronize(), "sync");
+        CK(cudaLaunchKernelEx(&lc, tile_read, (const unsigned*)data, smids, sink, n, group_size, groups_mod));
+        CK(cudaDeviceSynchronize());
         std::vector<unsigned> s(g);
-        check(cudaMemcpy(s.data(), smids, g * 4, cudaMemcpyDeviceToHost), "copy");
+        CK(cudaMemcpy(s.data(), smids, g * 4, cudaMemcpyDeviceToHost));
         std::printf("smids %s", config.c_str());
         for (unsigned v : s) std::printf(" %u", v);
         std::printf("\n");
