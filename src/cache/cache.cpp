@@ -140,13 +140,15 @@ struct Cache::Impl {
 
 
   std::uint32_t set_of(std::uint64_t line) const {
-    std::uint64_t h = line;
     if (cfg.set_hash == SetHash::XorFold && fold_bits > 0) {
       const std::uint64_t m = (1ull << fold_bits) - 1;
-      h = 0;
+      std::uint64_t h = 0;
       for (std::uint64_t x = line; x != 0; x >>= fold_bits) h ^= x & m;
+      // h < 2^fold_bits < 2 x sets: the modulo is one conditional subtraction
+      // (a 64-bit division per lookup measured ~4% of an L2 read).
+      return static_cast<std::uint32_t>(sets_pow2 ? (h & set_mask) : (h >= sets ? h - sets : h));
     }
-    return static_cast<std::uint32_t>(sets_pow2 ? (h & set_mask) : (h % sets));
+    return static_cast<std::uint32_t>(sets_pow2 ? (line & set_mask) : (line % sets));
   }
 
   // Where a line is, or would go.

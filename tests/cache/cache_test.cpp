@@ -332,6 +332,21 @@ TEST(Cache, XorFoldSetIndex) {
   EXPECT_FALSE(m.contains(LineAddr{0}));  // conflicts under modulo
 }
 
+TEST(Cache, XorFoldSetIndexOfANonPowerOfTwoSetCount) {
+  // 3 sets: 2-bit chunks, then modulo 3 (the 9.0 L2 partition has 10,240 sets).
+  // 3 = 0b11 -> 3 -> 0; 7 = 0b01'11 -> 2; 13 = 0b11'01 -> 2; 15 = 0b11'11 -> 0; 9 = 0b10'01 -> 3 -> 0.
+  CacheConfig cfg = config(3 * 128, 1);
+  cfg.set_hash = SetHash::XorFold;
+  Cache x(cfg);
+  ASSERT_EQ(x.sets(), 3u);
+  EXPECT_EQ(x.set_of(LineAddr{3}), 0u);
+  EXPECT_EQ(x.set_of(LineAddr{7}), 2u);
+  EXPECT_EQ(x.set_of(LineAddr{13}), 2u);
+  EXPECT_EQ(x.set_of(LineAddr{15}), 0u);
+  EXPECT_EQ(x.set_of(LineAddr{9}), 0u);
+  EXPECT_EQ(x.set_of(LineAddr{2}), 2u);
+}
+
 // A reference LRU model (a list per set) against the cache, for narrow sets
 // (tag scan) and wide ones (line index with backward-shift deletion).
 void differential(int ways, int sets) {
