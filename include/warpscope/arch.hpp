@@ -115,6 +115,7 @@ struct ArchSpec {
   std::vector<int> l2_home_bits;                  // partitions = 2: address bits whose XOR picks a line's home partition
   std::vector<int> l2_sm_partitions;              // partition of each SM id of the default GPU (empty: alternate)
   bool l2_partial_writeback_reads = false;        // partial dirty sectors are read before written back
+  int l2_merge_window = 0;                        // rounds within which an SM's L2 reads of a sector merge (0: none)
   std::string l2_replacement = "lru";             // lru | fifo | random
   std::string l2_set_hash = "modulo";             // modulo | xor
 

@@ -86,6 +86,7 @@ const std::vector<ParamDef>& param_defs() {
       {"l2", "sector_size", P::Int, "bytes", "L2 sector size", &S::l2_sector},
       {"l2", "fill_bytes", P::Int, "bytes", "bytes an L2 read miss fetches from DRAM: 32 = the sector, 64 = the aligned sector pair", &S::l2_fill_bytes},
       {"l2", "partial_writeback_reads", P::Bool, "", "a dirty sector written only in part is read from DRAM before it is written back (read-modify-write: ECC or a DRAM access larger than the written bytes)", &S::l2_partial_writeback_reads},
+      {"l2", "merge_window", P::Int, "rounds", "the L2 request coalescer: a read of a sector the same SM requested within this many issue rounds (one memory instruction of every warp of a CTA) merges into that request and is never looked up in L2; 0: no coalescer", &S::l2_merge_window},
       {"l2", "partitions", P::Int, "partitions", "L2 partitions (1 or 2), each caching the lines its SMs read; a line missing there is read from its home partition (l2.home_bits), which alone reads DRAM and holds written data", &S::l2_partitions},
       {"l2", "home_bits", P::IntList, "bit numbers", "partitions = 2: the address bits whose XOR (parity) picks a line's home partition (bits of a line's address from the line size up)", &S::l2_home_bits},
       {"l2", "sm_partitions", P::IntList, "partitions", "the L2 partition of each SM id of the default GPU (gpu.sms entries); without it, or for another SM count, SM s is in partition s mod partitions", &S::l2_sm_partitions},

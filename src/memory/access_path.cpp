@@ -58,6 +58,13 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
     d.dram_r += n * bytes;
     return;
   }
+  // Sectors this SM already asked for and has not received merge in the
+  // request coalescer: L2 never sees them (memory/l2_request_coalescer.hpp).
+  if (coalescer.enabled()) {
+    sectors = coalescer.offer(sm_in_flight, line, sectors, round);
+    if (sectors.none()) return;
+  }
+  const auto sent = static_cast<std::uint64_t>(sectors.count());
   // 9.0: a miss fetches its aligned sector group (64 B on the H100); the rest
   // of the group is promoted (memory/l2_partitions.hpp).
   ReadOptions o;
@@ -65,7 +72,7 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
   o.group_fill = h.l2.fill_sectors > 1;
   const ReadResult r = l2[static_cast<std::size_t>(l2_partition)].read(LineAddr{line}, sectors, o);
   d.l2r_req += 1;
-  d.l2r_sec += n;
+  d.l2r_sec += sent;
   d.l2r_hit += static_cast<std::uint64_t>(r.hit.count());
   l2_evicted(r.evicted, d);
   if (r.fetch.none()) return;
@@ -273,6 +280,7 @@ void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const Instruction
   else d.kind = is_atomic ? Kind::GlobalAtom : Kind::GlobalSt;
 
   if (l2.size() > 1) l2_partition = h.l2_partition_of_sm[static_cast<std::size_t>(sm)];
+  sm_in_flight = sm;
   memory::collect_lines(rec, kLineShift, static_cast<unsigned>(h.l2.sector_bytes), !is_load, lines);
   if (is_load) load(rec, sm, c, d);
   else if (is_atomic) atomic(sm, d);

@@ -197,6 +197,10 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
                                  arch.name, arch.l2_fill_bytes, arch.l2_sector, arch.l2_line));
   resolve_partitions(arch, h);
   h.l2_partial_writeback_reads = arch.l2_partial_writeback_reads;
+  if (arch.l2_merge_window < 0)
+    throw InputError(fmt::format("{}: l2.merge_window = {} is negative (0: no request coalescer)", arch.name,
+                                 arch.l2_merge_window));
+  h.l2_merge_window = h.l2_bytes > 0 ? arch.l2_merge_window : 0;
   return h;
 }
 

@@ -50,6 +50,7 @@ struct Hierarchy {
   std::uint64_t l2_home_mask = 0;    // partitions = 2: the line-address bits whose parity is a line's home partition
   std::vector<std::uint8_t> l2_partition_of_sm;  // per SM (num_sms entries)
   bool l2_partial_writeback_reads = false;  // partial dirty sectors are read before written back
+  int l2_merge_window = 0;  // rounds: an SM's reads of a sector in flight merge (memory/l2_request_coalescer.hpp)
 
   static Hierarchy resolve(const ArchSpec& arch, const MemoryConfig& config);
 };

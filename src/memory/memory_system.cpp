@@ -55,6 +55,8 @@ MemorySystem::Impl::Impl(const ArchSpec& a, const MemoryConfig& c)
     part.size_bytes = h.l2.size_bytes / h.l2_partitions;
     for (int p = 0; p < h.l2_partitions; ++p) l2.emplace_back(part);
   }
+  if (h.l2_merge_window > 0) coalescer = memory::L2RequestCoalescer(static_cast<std::uint32_t>(h.l2_merge_window));
+  clock.begin_kernel(h.num_sms, 0);
 }
 
 void MemorySystem::Impl::build_l1() {
@@ -91,6 +93,8 @@ void MemorySystem::begin_kernel() {
     }
   m.kernel = Counters{};
   m.local_windows.begin_kernel(m.h.num_sms, 0, 0);  // shape unknown: a window per warp
+  m.clock.begin_kernel(m.h.num_sms, 0);             // resident CTAs unknown
+  m.coalescer.begin_kernel();
 }
 
 void MemorySystem::begin_kernel(const OccupancyInput& launch) {
@@ -121,6 +125,7 @@ void MemorySystem::begin_kernel(const OccupancyInput& launch) {
     try {
       const OccupancyResult o = compute_occupancy(m.arch, all);
       m.local_windows.begin_kernel(m.h.num_sms, o.blocks_per_sm, (launch.threads + 31) / 32);
+      m.clock.begin_kernel(m.h.num_sms, o.blocks_per_sm);
     } catch (const InputError&) {
       // a launch this GPU cannot run: a window per warp
     }
@@ -132,6 +137,7 @@ InstructionCounts MemorySystem::access(const WarpAccess& rec, int sm, Counters* 
   if (sm < 0 || sm >= m.h.num_sms)
     throw InputError(fmt::format("SM {} is out of range: the modelled {} has {} SMs (0..{})", sm, m.h.gpu,
                                  m.h.num_sms, m.h.num_sms - 1));
+  if (m.coalescer.enabled()) m.round = m.clock.next(sm, rec.cta, rec.warp);
   if (rec.space != Space::Local) return access_at_addresses(rec, sm, pc_counters, true);
   // Local: the word accesses of the interleaved layout, one instruction (rules/local_layout.hpp).
   InstructionCounts total = access_at_addresses(rules::local_part(rec, 0), sm, pc_counters, true);
@@ -243,6 +249,9 @@ std::string MemorySystem::describe() const {
   else
     out += fmt::format("{}, write-back; {} such partitions ({} MB): each caches what its SMs read, a line's home "
                        "partition reads DRAM\n", m.l2.front().describe(), m.l2.size(), h.l2_bytes >> 20);
+  if (m.coalescer.enabled())
+    out += fmt::format("L2 request coalescer: an SM's reads of a sector within {} issue rounds merge into one request\n",
+                       m.coalescer.window());
   out += fmt::format("DRAM: {} B per sector filled or written back\n", h.dram_sector_bytes);
   return out;
 }

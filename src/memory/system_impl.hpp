@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "memory/hierarchy.hpp"
+#include "memory/issue_clock.hpp"
+#include "memory/l2_request_coalescer.hpp"
 #include "memory/local_windows.hpp"
 #include "memory/warp_lines.hpp"
 #include "warpscope/cache.hpp"
@@ -46,6 +48,10 @@ struct MemorySystem::Impl {
   std::vector<Cache> readonly;  // per SM x partition (3.5/3.7)
   std::vector<Cache> l2;        // none, or one per L2 partition (memory/l2_partitions.hpp)
   int l2_partition = 0;         // L2 partition of the SM whose record is in flight
+  int sm_in_flight = 0;         // the SM whose record is in flight
+  std::uint64_t round = 0;      // its issue round (memory/issue_clock.hpp; kept only with a coalescer)
+  memory::IssueClock clock;
+  memory::L2RequestCoalescer coalescer;
   // Per SM: whether its L1 may hold a global line. Until one is allocated,
   // invalidating global lines there is a no-op and is skipped (2.x/3.x
   // non-caching loads and stores would otherwise look up L1 for nothing).

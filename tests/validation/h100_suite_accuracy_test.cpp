@@ -3,8 +3,9 @@
 // 5 points / 10% (known mismatches counted as outside). 177 of 210 since
 // session 5 (docs/VALIDATION.md): the measured L2 partitions brought the
 // reductions in and took three L2 hit rates 0.15-0.8 points past the 5-point
-// line (179 before, with an assumed partition map); a model change that loses
-// a launch fails here, one that gains launches should raise the floor.
+// line (179 before, with an assumed partition map); 178 since session 8 (the
+// L2 request coalescer within an SM: c_ldcg4_reuse4). A model change that
+// loses a launch fails here, one that gains launches should raise the floor.
 #include <gtest/gtest.h>
 
 #include "test_support.hpp"
@@ -18,7 +19,7 @@ TEST(H100SuiteAccuracy, LaunchesWithinTheTargetDoNotDecrease) {
   const ValidationSummary s = summarize(r);
   EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
   EXPECT_EQ(s.kernels_toleranced, 210u);
-  EXPECT_GE(s.kernels_within, 177u);
+  EXPECT_GE(s.kernels_within, 178u);
   EXPECT_EQ(s.exact_matched, s.exact);
 }
 

@@ -32,16 +32,15 @@ REASONS = [
      "wavefronts as bank conflicts; the same instructions alone match exactly (validation/h100/rules)"),
     (("lts__t_requests_srcunit_tex_op_read", "lts__t_sectors_srcunit_tex_op_read",
       "lts__t_sectors_srcunit_tex_op_read_lookup_hit"),
-     "L2 reads merged before the L2 lookup: the H100's L2 request coalescer (LRC) merges read requests "
-     "for a sector already requested and still in flight, from the same SM (c_ldcg4_reuse4: four .cg "
-     "loads of a line; L1TEX sends and receives all 32,768 sectors, the LRC merges 24,576) or from "
-     "CTAs reading the same tile together (sgemm: 53% and 35% of the sectors merged); lts sectors = "
-     "sectors offered to the LRC - sectors it merged, within 200 on every launch "
-     "(validation/h100/merge_probe). The untimed model sends every L1 miss to the L2 lookup. Requests "
-     "for a sector whose fill is still in flight count as misses (misaligned loads: the partner sector "
-     "of a 64 B fill; the L2 partitions and home bits are measured, validation/h100/partition_probe). "
-     "Timing-dependent: three runs of the suite differ by up to 9 points here (sgemm_naive "
-     "67.5-76.5%, g_ld2_misalign66 27.0-33.8%; validation/h100/suite_repeats)"),
+     "L2 reads merged before the L2 lookup: the H100's L2 request coalescer (LRC) merges a read of "
+     "a sector that an SM of the same GPC requested and has not yet received (validation/h100/merge_probe, "
+     "lrc_probe); lts sectors = sectors offered - merged, within 200 on every launch. The model merges "
+     "an SM's own requests (l2.merge_window: c_ldcg4_reuse4 exact), not those of different SMs, whose "
+     "relative timing a trace lacks: the SGEMMs' CTAs read A and B tiles together and merge 53% and 35% "
+     "of their sectors. Requests for a sector whose fill is still in flight count as misses "
+     "(misaligned loads: the partner sector of a 64 B fill; the far rows of lrc_probe: 18,384 of 32,768 "
+     "repeated sectors hit). Timing-dependent: three runs of the suite differ by up to 9 points here "
+     "(sgemm_naive 67.5-76.5%, g_ld2_misalign66 27.0-33.8%; validation/h100/suite_repeats)"),
     (("l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit", "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss"),
      "local load hits of the spilling kernel: its local lines slightly exceed the 224 KB L1 of the "
      "driver's default 32 KB carveout; with local windows per resident warp slot and randm8 the model "
