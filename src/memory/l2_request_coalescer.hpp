@@ -17,8 +17,8 @@
 // (docs/VALIDATION.md, "The L2 request coalescer").
 //
 // State: one 16-byte entry per (SM, line) requested recently, in 4-way
-// buckets of a fixed 64 KB table (1,024 x 4: the suite gives the same
-// result as with 64 times as many; 4 MB cost 40% of a scattered record in
+// buckets of a fixed 64 KB table (1,024 x 4: the suite has the same
+// launches within target as with 64 times as many; 4 MB cost 40% of a scattered record in
 // bench/memory_bench.cpp, 64 KB 4%); a full bucket drops its oldest entry,
 // which can only lose a merge. What `offer` returns is exact otherwise.
 #pragma once
