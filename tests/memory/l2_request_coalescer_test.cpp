@@ -7,6 +7,7 @@
 
 #include "memory/l2_request_coalescer.hpp"
 #include "memory/memory_test_support.hpp"
+#include "warpscope/error.hpp"
 
 namespace warpscope::test {
 namespace {
@@ -86,6 +87,18 @@ TEST(L2RequestCoalescer, ReuseFourThroughTheH100Hierarchy) {
   EXPECT_EQ(k.l2_read_requests, 16u);
   EXPECT_EQ(k.l2_read_sectors, 64u);
   EXPECT_EQ(k.l2_read_sector_hits, 32u);
+}
+
+TEST(L2RequestCoalescer, ANegativeWindowIsADatabaseError) {
+  ArchSpec a = arch("sm_90");
+  a.l2_merge_window = -1;
+  EXPECT_THROW(MemorySystem(a, MemoryConfig{}), InputError);
+  a.l2_merge_window = 0;  // no coalescer: the reuse shape reaches L2 whole
+  MemorySystem m(a, MemoryConfig{});
+  m.begin_kernel();
+  reuse4_cta(m, 0, 0, 0x100000);
+  EXPECT_EQ(m.kernel_counters().l2_read_sectors, 128u);
+  EXPECT_EQ(m.kernel_counters().l2_read_sector_hits, 96u);
 }
 
 TEST(L2RequestCoalescer, VoltaHasNoneModelled) {
