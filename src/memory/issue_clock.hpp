@@ -12,8 +12,14 @@
 // trace: it is the one that retired). One round is one memory instruction of
 // every warp of the CTA; it is a count, not cycles.
 //
-// Memory is bounded by the resident CTAs: a CTA's state is dropped when
-// another takes its slot. A CTA id seen again after that starts afresh.
+// Memory is bounded by the resident CTAs: a CTA's state lives in its SM slot
+// and is dropped when another takes the slot. A CTA id seen again after that
+// starts afresh.
+//
+// Cost: this runs for every record of an sm_90 replay, so the state is flat
+// (the slots in one array, an open-addressed CTA id -> slot index, each
+// CTA's warps in a small array): ~1 ns per record instead of the ~4 ns two
+// std::unordered_map lookups took (bench/memory_bench.cpp, docs/PERFORMANCE.md).
 #pragma once
 
 #include <cstdint>
@@ -31,23 +37,35 @@ class IssueClock {
   std::uint64_t next(int sm, std::uint32_t cta, std::uint16_t warp);
 
  private:
-  struct Cta {
+  // Warps per CTA kept in its array; a CTA has at most 32 (1,024 threads), a
+  // hand-written trace may name more: those go to `overflow_`.
+  static constexpr std::uint32_t kDirectWarps = 64;
+  static constexpr std::uint32_t kFree = ~0u;
+
+  struct Slot {
+    std::uint32_t cta = 0;
+    bool used = false;
+    bool overflow = false;        // some warp index >= kDirectWarps
     std::uint64_t start = 0;      // round of its first instruction
     std::uint64_t end = 0;        // one past the last round any of its warps reached
     std::uint64_t last_seen = 0;  // trace position of its latest record
-    std::uint32_t warps = 0;      // one past the highest warp index seen
+    std::vector<std::uint64_t> next;  // per warp: its next instruction index
   };
-  struct Warp {
-    std::uint64_t next = 0;  // its next instruction index
-    Cta* cta = nullptr;      // unordered_map nodes do not move
-  };
-  Cta& admit(int sm, std::uint32_t cta);
+
+  std::uint32_t find(std::uint32_t cta) const;  // slot index, or kFree
+  void index_insert(std::uint32_t cta, std::uint32_t slot);
+  void index_erase(std::uint32_t cta);
+  std::uint32_t admit(int sm, std::uint32_t cta);
+  std::uint64_t& warp_next(std::uint32_t slot, std::uint16_t warp);
 
   int slots_per_sm_ = 32;
   std::uint64_t seen_ = 0;
-  std::unordered_map<std::uint32_t, Cta> ctas_;
-  std::unordered_map<std::uint64_t, Warp> warps_;     // key: cta << 16 | warp
-  std::vector<std::vector<std::uint32_t>> slots_;     // per SM: the CTA in each occupied slot
+  std::vector<Slot> slots_;              // sm * slots_per_sm_ + i
+  std::vector<std::uint32_t> used_;      // per SM: slots taken so far
+  // Open addressing, linear probing: (cta, slot) pairs, slot kFree when empty.
+  std::vector<std::uint64_t> index_;
+  std::uint64_t index_mask_ = 0;
+  std::unordered_map<std::uint64_t, std::uint64_t> overflow_;  // (cta << 16 | warp) -> next
 };
 
 }  // namespace warpscope::memory
