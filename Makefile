@@ -33,15 +33,16 @@ unit-test: build
 # Every file parser's libFuzzer target, for a short fixed time, from its seed corpus
 # (copied, so the repository's corpus is not modified).
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := fuzz_trace_reader fuzz_arch_file fuzz_lane_expr
+FUZZ_TARGETS := fuzz_trace_reader fuzz_arch_file fuzz_lane_expr fuzz_analyze
 fuzz-smoke: deps
 	@cmake --preset fuzz >/dev/null
 	@cmake --build build/fuzz -j $(JOBS) --target $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do \
 	  corpus=$$(mktemp -d); seeds=fuzz/corpus/$${t#fuzz_}; \
 	  if [ -d $$seeds ]; then cp -r $$seeds/. $$corpus/; fi; \
+	  dict=fuzz/$${t#fuzz_}.dict; if [ -f $$dict ]; then dict=-dict=$$dict; else dict=; fi; \
 	  echo "fuzz-smoke: $$t for $(FUZZ_SECONDS) s"; \
-	  build/fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -print_final_stats=0 $$corpus >/tmp/$$t.log 2>&1 \
+	  build/fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -print_final_stats=0 $$dict $$corpus >/tmp/$$t.log 2>&1 \
 	    || { tail -40 /tmp/$$t.log; rm -rf $$corpus; exit 1; }; \
 	  grep -h "^Done" /tmp/$$t.log; rm -rf $$corpus; \
 	done

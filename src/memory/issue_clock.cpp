@@ -25,7 +25,6 @@ void IssueClock::begin_kernel(int sms, int slots_per_sm) {
   const std::size_t cap = std::bit_ceil(std::max<std::size_t>(64, 2 * total));
   index_.assign(cap, entry(0, kFree));
   index_mask_ = cap - 1;
-  overflow_.clear();
 }
 
 std::uint32_t IssueClock::find(std::uint32_t cta) const {
@@ -74,15 +73,13 @@ std::uint32_t IssueClock::admit(int sm, std::uint32_t cta) {
     Slot& old = slots_[pick];
     start = old.end;
     index_erase(old.cta);
-    if (old.overflow)
-      std::erase_if(overflow_, [&](const auto& kv) { return static_cast<std::uint32_t>(kv.first >> 16) == old.cta; });
   }
   Slot& s = slots_[pick];
   s.cta = cta;
   s.used = true;
-  s.overflow = false;
   s.start = s.end = start;
   s.next.clear();
+  s.far.clear();
   index_insert(cta, pick);
   return pick;
 }
@@ -93,8 +90,7 @@ std::uint64_t& IssueClock::warp_next(std::uint32_t slot, std::uint16_t warp) {
     if (warp >= s.next.size()) s.next.resize(std::size_t{warp} + 1, 0);
     return s.next[warp];
   }
-  s.overflow = true;
-  return overflow_[(std::uint64_t{s.cta} << 16) | warp];
+  return s.far[warp];
 }
 
 std::uint64_t IssueClock::next(int sm, std::uint32_t cta, std::uint16_t warp) {

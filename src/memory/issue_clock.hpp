@@ -38,18 +38,18 @@ class IssueClock {
 
  private:
   // Warps per CTA kept in its array; a CTA has at most 32 (1,024 threads), a
-  // hand-written trace may name more: those go to `overflow_`.
+  // hand-written trace may name more: those go to the slot's `far` map.
   static constexpr std::uint32_t kDirectWarps = 64;
   static constexpr std::uint32_t kFree = ~0u;
 
   struct Slot {
     std::uint32_t cta = 0;
     bool used = false;
-    bool overflow = false;        // some warp index >= kDirectWarps
     std::uint64_t start = 0;      // round of its first instruction
     std::uint64_t end = 0;        // one past the last round any of its warps reached
     std::uint64_t last_seen = 0;  // trace position of its latest record
     std::vector<std::uint64_t> next;  // per warp: its next instruction index
+    std::unordered_map<std::uint16_t, std::uint64_t> far;  // the same for warps >= kDirectWarps
   };
 
   std::uint32_t find(std::uint32_t cta) const;  // slot index, or kFree
@@ -65,7 +65,6 @@ class IssueClock {
   // Open addressing, linear probing: (cta, slot) pairs, slot kFree when empty.
   std::vector<std::uint64_t> index_;
   std::uint64_t index_mask_ = 0;
-  std::unordered_map<std::uint64_t, std::uint64_t> overflow_;  // (cta << 16 | warp) -> next
 };
 
 }  // namespace warpscope::memory
