@@ -15,8 +15,10 @@
 //  - 1.x: 16 banks per half-warp, one broadcast word per pass, wider accesses
 //    split into 32-bit ones (PG 1.x G.3.3; seed002 8.1.4 on 8/16-bit reads).
 #include <algorithm>
+#include <array>
 #include <bit>
 
+#include "rules/bank_passes.hpp"
 #include "rules/global_rules.hpp"
 #include "rules/small_set.hpp"
 
@@ -25,29 +27,6 @@ namespace {
 
 std::uint64_t lane_addr(const WarpAccess& a, int lane) {
   return a.addr[static_cast<unsigned>(lane)] & ~static_cast<std::uint64_t>(a.size - 1);
-}
-
-// 2.x and later: any number of words broadcast per pass.
-std::uint32_t group_passes(const WarpAccess& a, int first, int lanes, unsigned width, unsigned row_bytes,
-                           unsigned banks) {
-  SmallSet<256> rows;  // keys: (row, bank)
-  std::array<std::uint8_t, 64> per_bank{};
-  std::uint32_t worst = 0;
-  const unsigned words = std::max(1u, a.size / width);
-  std::uint64_t last_word = ~0ull;
-  for (int lane = first; lane < first + lanes; ++lane) {
-    if (!a.active.test(lane)) continue;
-    const std::uint64_t word0 = lane_addr(a, lane) / width;
-    if (word0 == last_word && words == 1) continue;
-    last_word = word0;
-    for (unsigned i = 0; i < words; ++i) {
-      const std::uint64_t word = word0 + i;
-      const auto bank = static_cast<unsigned>(word % banks);
-      const std::uint64_t row = word * width / row_bytes;
-      if (rows.insert(row * banks + bank)) worst = std::max<std::uint32_t>(worst, ++per_bank[bank]);
-    }
-  }
-  return worst;
 }
 
 // Distinct bytes the active lanes touch (aligned accesses of one size).
@@ -110,7 +89,7 @@ void shared_banks(const WarpAccess& a, const ArchSpec& arch, const RulesOptions&
     const unsigned width = static_cast<unsigned>(options.bank_width > 0 ? options.bank_width : arch.bank_width);
     unsigned physical = width;
     for (int m : arch.bank_width_modes) physical = std::max(physical, static_cast<unsigned>(m));
-    const unsigned row_bytes = physical * banks;
+    const BankGeometry geometry(width, physical * banks, banks);
     const bool extra = arch.shared_128bit_extra_pass && a.size == 16;
     // Loads on 7.0+: the groups of a merge group are served in one wavefront
     // when together they are conflict-free (validation/h100/rules).
@@ -119,14 +98,14 @@ void shared_banks(const WarpAccess& a, const ArchSpec& arch, const RulesOptions&
     for (int top = 0; top < kWarpSize; top += merge) {
       if (a.active.slice(top, merge).none()) continue;
       ++merge_groups;
-      if (merge > lanes && group_passes(a, top, merge, width, row_bytes, banks) == 1) {
+      if (merge > lanes && bank_passes(a, top, merge, geometry) == 1) {
         wavefronts += 1;
         ideal += 1;
         continue;
       }
       for (int first = top; first < top + merge; first += lanes) {
         if (a.active.slice(first, lanes).none()) continue;
-        wavefronts += group_passes(a, first, lanes, width, row_bytes, banks) + (extra ? 1u : 0u);
+        wavefronts += bank_passes(a, first, lanes, geometry) + (extra ? 1u : 0u);
         ++ideal;
       }
     }
