@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <set>
+#include <utility>
 #include <toml++/toml.h>
 
 #include "arch/arch_schema.hpp"
@@ -39,7 +41,12 @@ std::string known_keys_of(std::string_view section) {
 
 // "48K", "1.5M", "64KB", 49152 -> bytes.
 std::int64_t parse_bytes(const toml::node& n, const std::filesystem::path& file, const std::string& key) {
-  if (auto i = n.value<std::int64_t>()) return *i;
+  // No memory of a GPU is near 1 TB; the bound keeps every product of sizes in range.
+  constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;
+  if (auto i = n.value<std::int64_t>()) {
+    if (*i < 0 || *i > kMaxBytes) fail(file, fmt::format("{}: {} bytes is out of range (0..1T)", key, *i));
+    return *i;
+  }
   auto s = n.value<std::string>();
   if (!s) fail(file, fmt::format("{}: expected a byte size (integer or string such as \"48K\")", key));
   std::string t = *s;
@@ -56,8 +63,9 @@ std::int64_t parse_bytes(const toml::node& n, const std::filesystem::path& file,
       strip("B", 1);
   double v = 0;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (ec != std::errc() || p != t.data() + t.size() || v < 0)
+  if (ec != std::errc() || p != t.data() + t.size() || !(v >= 0))
     fail(file, fmt::format("{}: \"{}\" is not a byte size (examples: 49152, \"48K\", \"1.5M\")", key, *s));
+  if (v * mult > static_cast<double>(kMaxBytes)) fail(file, fmt::format("{}: \"{}\" is out of range (0..1T)", key, *s));
   return static_cast<std::int64_t>(v * mult);
 }
 
@@ -151,6 +159,55 @@ std::string apply(ArchSpec& spec, const ParamDef& d, const toml::node& v, const 
     }
   }
   return {};
+}
+
+// What the rules engine relies on (32-lane warps, lane groups that tile the
+// warp, bank geometry it can index): a file may say anything the schema
+// types allow, so these are checked once here, naming the key.
+void check_rules_parameters(const ArchSpec& s, const std::filesystem::path& file) {
+  auto lanes_ok = [](int v) { return v >= 1 && v <= 32 && std::has_single_bit(static_cast<unsigned>(v)); };
+  if (s.warp_size != 32) fail(file, fmt::format("sm.warp_size: {} lanes; warpscope models 32-lane warps", s.warp_size));
+  const std::pair<const char*, const PerSize*> per_size[] = {{"global.request_lanes", &s.request_lanes},
+                                                             {"shared.group_lanes", &s.shared_group_lanes},
+                                                             {"shared.load_merge_lanes", &s.shared_load_merge_lanes}};
+  for (const auto& [key, values] : per_size)
+    for (const int v : *values)
+      if (!lanes_ok(v)) fail(file, fmt::format("{}: {} lanes is not a power of two in 1..32", key, v));
+  if (!lanes_ok(s.constant_request_lanes))
+    fail(file, fmt::format("constant.request_lanes: {} lanes is not a power of two in 1..32", s.constant_request_lanes));
+  for (const int v : s.segment_bytes)
+    if (v < 32 || v > 128 || !std::has_single_bit(static_cast<unsigned>(v)))
+      fail(file, fmt::format("global.segment_bytes: {} is not 32, 64 or 128", v));
+  if (s.l2_segment < 1 || s.l2_segment > 128 || !std::has_single_bit(static_cast<unsigned>(s.l2_segment)))
+    fail(file, fmt::format("global.l2_segment: {} is not a power of two in 1..128", s.l2_segment));
+  // Lines of at most 128 B in 1..8 sectors: the rules keep a line's bytes in two 64-bit words.
+  const std::pair<const char*, std::pair<int, int>> lines[] = {{"l1", {s.l1_line, s.l1_sector}},
+                                                               {"l2", {s.l2_line, s.l2_sector}}};
+  for (const auto& [level, geometry] : lines) {
+    const auto [line, sector] = geometry;
+    if (line < 8 || line > 128 || !std::has_single_bit(static_cast<unsigned>(line)))
+      fail(file, fmt::format("{}.line_size: {} B is not a power of two in 8..128", level, line));
+    if (sector < 1 || !std::has_single_bit(static_cast<unsigned>(sector)) || sector > line || line / sector > 8)
+      fail(file, fmt::format("{}.sector_size: {} B does not divide a {} B line into 1..8 sectors", level, sector, line));
+  }
+  if (s.readonly_threads_per_query != 0 && !lanes_ok(s.readonly_threads_per_query))
+    fail(file, fmt::format("readonly.threads_per_query: {} lanes is not 0 or a power of two in 1..32",
+                           s.readonly_threads_per_query));
+  if (s.readonly_query_bytes < 1 || s.readonly_query_bytes > 128 ||
+      !std::has_single_bit(static_cast<unsigned>(s.readonly_query_bytes)))
+    fail(file, fmt::format("readonly.query_bytes: {} B is not a power of two in 1..128", s.readonly_query_bytes));
+  // The occupancy calculator divides by these.
+  const std::pair<const char*, int> at_least_one[] = {{"allocation.warp_granularity", s.warp_allocation_granularity},
+                                                      {"limits.max_warps_per_sm", s.max_warps_per_sm},
+                                                      {"limits.max_blocks_per_sm", s.max_blocks_per_sm},
+                                                      {"limits.max_threads_per_block", s.max_threads_per_block}};
+  for (const auto& [key, v] : at_least_one)
+    if (v < 1) fail(file, fmt::format("{}: {} must be at least 1", key, v));
+  if (s.shared_banks < 1 || s.shared_banks > 64) fail(file, fmt::format("shared.banks: {} is not in 1..64", s.shared_banks));
+  auto width_ok = [](int v) { return v == 4 || v == 8 || v == 16; };
+  if (!width_ok(s.bank_width)) fail(file, fmt::format("shared.bank_width: {} bytes is not 4, 8 or 16", s.bank_width));
+  for (const int v : s.bank_width_modes)
+    if (!width_ok(v)) fail(file, fmt::format("shared.bank_width_modes: {} bytes is not 4, 8 or 16", v));
 }
 
 RulesFamily parse_rules(std::string_view s, const std::filesystem::path& file) {
@@ -266,6 +323,7 @@ ArchEntry resolve_arch(const RawArchFile& raw, const std::map<std::string, const
     if (owner != &raw) source += fmt::format(" (inherited from {})", owner->name);
     entry.params.push_back({key, printed, d.unit, d.description, source});
   }
+  check_rules_parameters(spec, raw.file);
   return entry;
 }
 

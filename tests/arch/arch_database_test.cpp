@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "test_support.hpp"
 #include "warpscope/error.hpp"
@@ -155,6 +157,53 @@ TEST(ArchFile, LaterDirectoryOverridesAndInherits) {
   EXPECT_EQ(e.spec.description, "override");
   EXPECT_EQ(e.spec.l2_max_size, 3 * 1024 * 1024);
   EXPECT_EQ(e.spec.fp32_cores, arch("sm_120").fp32_cores);  // inherited
+}
+
+// Values the schema's types allow but the rules engine cannot use: each a
+// clear error naming the key, not a division by zero or a lane past 31 later
+// (found by fuzz/fuzz_arch_file once it ran the rules on what it loaded).
+TEST(ArchFile, RejectsWhatTheRulesCannotModel) {
+  TempDir d;
+  auto error_of = [&](const std::string& section, const std::string& line) {
+    d.write("x.toml", "name = \"sm_88\"\ncc = \"8.8\"\ninherits = \"sm_86\"\n[" + section + "]\n" + line + "\n");
+    return load_error(d);
+  };
+  const struct {
+    const char* section;
+    const char* line;
+    const char* message;
+  } cases[] = {
+      {"shared", "banks = { value = 0, source = \"s\" }", "shared.banks: 0 is not in 1..64"},
+      {"shared", "banks = { value = 128, source = \"s\" }", "shared.banks: 128 is not in 1..64"},
+      {"shared", "bank_width = { value = 2, source = \"s\" }", "shared.bank_width: 2 bytes is not 4, 8 or 16"},
+      {"shared", "bank_width_modes = { value = [4, 0], source = \"s\" }", "shared.bank_width_modes: 0 bytes"},
+      {"shared", "group_lanes = { value = [32, 32, 32, 16, 0], source = \"s\" }", "shared.group_lanes: 0 lanes"},
+      {"shared", "load_merge_lanes = { value = [33, 32, 32, 16, 8], source = \"s\" }", "shared.load_merge_lanes: 33 lanes"},
+      {"global", "request_lanes = { value = [32, 32, 24, 32, 32], source = \"s\" }", "global.request_lanes: 24 lanes"},
+      {"global", "segment_bytes = { value = [16, 32, 64, 128, 128], source = \"s\" }", "global.segment_bytes: 16 is not"},
+      {"l1", "line_size = { value = 256, source = \"s\" }", "l1.line_size: 256 B"},
+      {"l1", "sector_size = { value = 8, source = \"s\" }", "l1.sector_size: 8 B does not divide a 128 B line"},
+      {"sm", "warp_size = { value = 64, source = \"s\" }", "sm.warp_size: 64 lanes"},
+      {"allocation", "warp_granularity = { value = 0, source = \"s\" }", "allocation.warp_granularity: 0 must be at least 1"},
+      {"l2", "max_size = { value = -1, source = \"s\" }", "l2.max_size: -1 bytes is out of range"},
+      {"l2", "max_size = { value = \"1e30M\", source = \"s\" }", "l2.max_size: \"1e30M\" is out of range"},
+  };
+  for (const auto& c : cases) {
+    const std::string e = error_of(c.section, c.line);
+    EXPECT_NE(e.find(c.message), std::string::npos) << c.line << "\n -> " << e;
+    EXPECT_NE(e.find("x.toml"), std::string::npos) << e;
+  }
+}
+
+// The fuzzer's seeds must stay loadable as the schema grows, or it mutates
+// files that fail before reaching anything but the reader.
+TEST(ArchFile, FuzzSeedsLoad) {
+  for (const auto& f : std::filesystem::directory_iterator(WARPSCOPE_SOURCE_DIR "/fuzz/corpus/arch_file")) {
+    TempDir d;
+    std::ifstream in(f.path());
+    d.write("seed.toml", std::string(std::istreambuf_iterator<char>(in), {}));
+    EXPECT_NO_THROW(ArchDatabase::load({d.path()})) << f.path();
+  }
 }
 
 }  // namespace
