@@ -125,6 +125,7 @@ struct WriteOptions {
 struct WriteResult {
   SectorMask hit;     // written sectors whose line was present and sector valid or partially written
   SectorMask miss;    // written sectors that were not present
+  bool line_present = false;  // the line's tag was there before the write
   Eviction evicted;
 };
 

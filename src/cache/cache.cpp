@@ -346,6 +346,7 @@ struct Cache::Impl {
     Lookup l = lookup(line.value);
     Slot* st = nullptr;
     if (l.way != cache::kNone) {
+      r.line_present = true;
       st = &l.base[l.way];
       const SectorMask held = SectorMask(st->valid) | partial_sectors(*st, l.slot(ways));
       r.hit = touched & held;

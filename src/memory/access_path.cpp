@@ -225,10 +225,9 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
       if (h.store == memory::StorePolicy::Invalidate) {
         write_back(l1c->invalidate(LineAddr{key}), d);
       } else {
-        const bool tagged = h.store_hits_whole_line && l1c->contains(LineAddr{key});
         const WriteResult r = l1c->write(LineAddr{key}, w.bytes, through);
         if (h.store == memory::StorePolicy::Allocate)
-          d.l1.sector_hits += memory::store_sector_hits(r, tagged, h.store_hits_whole_line);
+          d.l1.sector_hits += memory::store_sector_hits(r, r.line_present, h.store_hits_whole_line);
         write_back(r.evicted, d);
       }
     }

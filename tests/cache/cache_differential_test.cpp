@@ -78,6 +78,7 @@ void run_against_reference(const CacheConfig& cfg, int steps, std::uint32_t seed
       }
       const WriteResult a = cache.write(LineAddr{line}, bytes, o);
       const WriteResult b = ref.write(line, bytes, o);
+      EXPECT_EQ(a.line_present, b.line_present) << where;
       EXPECT_EQ(a.hit, b.hit) << where;
       EXPECT_EQ(a.miss, b.miss) << where;
       expect_same(a.evicted, b.evicted, where);

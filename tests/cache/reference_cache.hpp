@@ -88,6 +88,7 @@ class ReferenceCache {
     const SectorMask full = bytes.full(sb) & all();
     const std::uint32_t set = set_of(line);
     int w = find(set, line);
+    r.line_present = w >= 0;
     if (w >= 0) {
       const Way& x = at(set, w);
       const SectorMask held = x.valid | (x.has_partial ? x.partial.touched(sb) : SectorMask{});
