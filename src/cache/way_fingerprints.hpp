@@ -53,9 +53,6 @@ class WayFingerprints {
 
   void set(std::uint32_t set, std::uint16_t way, std::uint16_t f) { row_of(set)[way] = f; }
   void clear(std::uint32_t set, std::uint16_t way) { row_of(set)[way] = 0; }
-  void clear_all() {
-    for (std::uint16_t& f : fp_) f = 0;
-  }
 
  private:
   // Bit w: block[w] == f, for a block of kBlock fingerprints. GCC does not
