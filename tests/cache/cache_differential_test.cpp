@@ -24,6 +24,19 @@ struct Shape {
 
 std::string label(const CacheConfig& c) { return Cache(c).describe(); }
 
+CacheConfig config_of(const Shape& s, Replacement r, SetHash h, bool byte_masks) {
+  CacheConfig c;
+  c.size_bytes = s.size;
+  c.ways = s.ways;
+  c.line_bytes = s.line_bytes;
+  c.sector_bytes = s.sector_bytes;
+  c.fill_sectors = s.fill_sectors;
+  c.replacement = r;
+  c.set_hash = h;
+  c.byte_masks = byte_masks;
+  return c;
+}
+
 void expect_same(const Eviction& a, const Eviction& b, const std::string& where) {
   EXPECT_EQ(a.line, b.line) << where;
   EXPECT_EQ(a.dirty, b.dirty) << where;
@@ -127,15 +140,7 @@ TEST(CacheDifferential, EveryPolicyAndShapeMatchesTheReference) {
     for (Replacement r : {Replacement::Lru, Replacement::Fifo, Replacement::Random, Replacement::RandomOldest})
       for (SetHash h : {SetHash::Modulo, SetHash::XorFold})
         for (bool masks : {false, true}) {
-          CacheConfig c;
-          c.size_bytes = s.size;
-          c.ways = s.ways;
-          c.line_bytes = s.line_bytes;
-          c.sector_bytes = s.sector_bytes;
-          c.replacement = r;
-          c.set_hash = h;
-          c.byte_masks = masks;
-          c.fill_sectors = s.fill_sectors;
+          CacheConfig c = config_of(s, r, h, masks);
           c.seed = 0x1234 + seed;
           c.victim_candidates = 1 + static_cast<int>(seed % 9);  // randm1 (LRU) .. randm9
           run_against_reference(c, s.ways >= 200 ? 60000 : 20000, seed++);
@@ -170,15 +175,7 @@ TEST(CacheDifferential, FewSetsTouchedBetweenInvalidations) {
   std::uint32_t seed = 500;
   for (const Shape& s : shapes)
     for (Replacement r : {Replacement::Lru, Replacement::RandomOldest}) {
-      CacheConfig c;
-      c.size_bytes = s.size;
-      c.ways = s.ways;
-      c.line_bytes = s.line_bytes;
-      c.sector_bytes = s.sector_bytes;
-      c.fill_sectors = s.fill_sectors;
-      c.replacement = r;
-      c.set_hash = SetHash::XorFold;
-      c.byte_masks = true;
+      CacheConfig c = config_of(s, r, SetHash::XorFold, true);
       c.victim_candidates = 8;
       run_against_reference(c, 40000, seed++, 300);
       if (HasFailure()) return;
