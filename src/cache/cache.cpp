@@ -80,12 +80,13 @@ struct Cache::Impl {
   cache::BigArray<LineBytes> partial;  // sets * ways when cfg.byte_masks (valid where kPartial)
   cache::SetOrder order;
   cache::WayFingerprints fingerprints;  // when ways > kScanWays
-  // Sets that have allocated a line since the last invalidate_all: a kernel
+  // Bit per set: it allocated a line since the last invalidate_all. A kernel
   // of a trace touches a few MB, and resetting all 400K ways of a 50 MB L2 plus
-  // 132 L1s at every kernel boundary took 20% of `analyze` on the suite's
-  // 90-kernel global_rules trace. Capacity reserved: the hot path never allocates.
-  std::vector<std::uint32_t> touched_sets;
-  std::vector<std::uint8_t> is_touched;
+  // 132 L1s at every kernel boundary took 17% of `analyze` on the suite's
+  // 90-kernel global_rules trace. Set without a test (a flag array and a list
+  // of sets cost ~7% of an sm_90 record in bench/memory_bench.cpp).
+  std::vector<std::uint64_t> touched_bits;
+  bool track_sets = true;
 
   explicit Impl(const CacheConfig& c) : cfg(c) {
     if (c.line_bytes < 8 || c.line_bytes > 128 || !is_pow2(static_cast<std::uint64_t>(c.line_bytes)))
@@ -135,8 +136,9 @@ struct Cache::Impl {
     }
     if (c.byte_masks) partial = cache::BigArray<LineBytes>(n, LineBytes{});
     if (ways > kScanWays) fingerprints = cache::WayFingerprints(sets, ways);
-    touched_sets.reserve(sets);
-    is_touched.assign(sets, 0);
+    // Small caches (the L1s: 32 sets) are swept whole: as cheap, and no bit to set per miss.
+    track_sets = sets >= 256;
+    touched_bits.assign(track_sets ? (std::size_t{sets} + 63) / 64 : 0, 0);
   }
 
   std::uint64_t* tags_of(std::uint32_t set) const {
@@ -272,10 +274,7 @@ struct Cache::Impl {
       }
       if (l.base[way].dirty != 0) evicted = eviction_of(l.tags[way], l.base[way], std::size_t{l.set} * ways + way);
     }
-    if (is_touched[l.set] == 0) {
-      is_touched[l.set] = 1;
-      touched_sets.push_back(l.set);
-    }
+    if (track_sets) touched_bits[l.set >> 6] |= std::uint64_t{1} << (l.set & 63);
     l.way = way;
     Slot& st = l.base[way];
     l.tags[way] = line;
@@ -413,27 +412,23 @@ struct Cache::Impl {
     order.reset(set, l);
   }
 
-  // The sets that allocated since the last invalidate_all, in set order (a
-  // sweep of every set would visit them in that order; untouched sets are as
-  // invalidate_all left them and hold no line): a short list is sorted, a
-  // long one read off the flags.
+  // The sets that allocated since the last invalidate_all, in set order (as a
+  // sweep of every set visits them; the others hold no line and are as
+  // invalidate_all left them); every set of an untracked cache.
   template <typename Fn>
   void for_touched_sets(Fn&& fn) {
-    if (touched_sets.size() * 16 < sets) {
-      std::sort(touched_sets.begin(), touched_sets.end());
-      for (const std::uint32_t set : touched_sets) fn(set);
-    } else {
-      for (std::uint32_t set = 0; set < sets; ++set)
-        if (is_touched[set] != 0) fn(set);
+    if (!track_sets) {
+      for (std::uint32_t set = 0; set < sets; ++set) fn(set);
+      return;
     }
+    for (std::size_t i = 0; i < touched_bits.size(); ++i)
+      for (std::uint64_t bits = touched_bits[i]; bits != 0; bits &= bits - 1)
+        fn(static_cast<std::uint32_t>(i * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
   }
 
   void invalidate_all() {
-    for_touched_sets([&](std::uint32_t set) {
-      reset_set(set);
-      is_touched[set] = 0;
-    });
-    touched_sets.clear();
+    for_touched_sets([&](std::uint32_t set) { reset_set(set); });
+    std::fill(touched_bits.begin(), touched_bits.end(), std::uint64_t{0});
   }
 
   template <typename Fn>
