@@ -1,0 +1,90 @@
+// End to end, as `warpscope analyze TRACE --arch sm_90 --threads 1` runs it on
+// one core: a native trace read (chunks decoded on the reading thread), the
+// records replayed through the H100 model (rules, L1, L2, counters per kernel
+// and per instruction). Issue 3 states its throughput target this way.
+//
+// The trace is one kernel of 4-byte loads in the order a tracer records them:
+// a grid of 1,056 CTAs (8 per SM) of 8 warps, every warp's k-th load before
+// any warp's (k+1)-th, SM ids as recorded; coalesced (lane i at base + 4 i,
+// every warp on its own lines, streaming) or scattered (every lane at a
+// random word of 1 GB). 2^20 coalesced or 2^18 scattered records (36 MB),
+// written to /tmp and removed afterwards.
+//   build/release/bench/warpscope_bench --benchmark_filter=BM_Analyze
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include "analyze/analyzer.hpp"
+#include "warpscope/arch.hpp"
+#include "warpscope/trace.hpp"
+
+namespace {
+
+using namespace warpscope;
+
+enum class Pattern { Coalesced, Scattered };
+
+constexpr std::uint32_t kCtas = 1056, kWarpsPerCta = 8;
+
+std::filesystem::path write_trace(Pattern p) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("warpscope_bench_analyze_" + std::to_string(::getpid()) +
+                     (p == Pattern::Coalesced ? "_coalesced.wst" : "_scattered.wst"));
+  auto sink = create_trace(path, TraceFormat::Native);
+  KernelInfo k;
+  k.name = p == Pattern::Coalesced ? "stream" : "gather";
+  k.grid = {kCtas, 1, 1};
+  k.block = {32 * kWarpsPerCta, 1, 1};
+  k.registers = 32;
+  k.arch = "sm_90";
+  k.source = "bench";
+  const std::uint32_t id = sink->begin_kernel(k);
+  std::mt19937_64 rng(1);
+  WarpAccess r;
+  r.kernel = id;
+  r.space = Space::Global;
+  r.op = Op::Load;
+  r.size = 4;
+  const std::uint32_t warps = kCtas * kWarpsPerCta;
+  const std::uint32_t records = p == Pattern::Coalesced ? 1u << 20 : 1u << 18;
+  for (std::uint32_t i = 0; i < records; ++i) {
+    const std::uint32_t step = i / warps, w = i % warps;
+    r.cta = w / kWarpsPerCta;
+    r.warp = static_cast<std::uint16_t>(w % kWarpsPerCta);
+    r.sm = static_cast<std::int16_t>(r.cta % 132);
+    r.pc = 0x100 + 0x10 * (step % 4);
+    const std::uint64_t base = 0x7f0000000000ull + (std::uint64_t{step} * warps + w) * 128;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      r.addr[l] = p == Pattern::Coalesced ? base + 4ull * l : 0x7f0000000000ull + ((rng() & ((1ull << 30) - 1)) & ~3ull);
+    sink->write(r);
+  }
+  sink->close();
+  return path;
+}
+
+void BM_Analyze(benchmark::State& state, Pattern p) {
+  const std::filesystem::path path = write_trace(p);
+  const ArchSpec* sm90 = &ArchDatabase::builtin().get("sm_90").spec;
+  AnalyzeOptions options;
+  options.threads = 1;
+  TraceReadOptions read;
+  read.threads = 1;
+  std::uint64_t records = 0;
+  for (auto _ : state) {
+    auto trace = open_trace(path, read);
+    const AnalyzeResult r = analyze_trace(*trace, {sm90}, options);
+    records += r.records_analyzed;
+    benchmark::DoNotOptimize(r.archs.front().kernels.front().counters);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(records));
+  state.counters["file_MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
+  std::filesystem::remove(path);
+}
+
+BENCHMARK_CAPTURE(BM_Analyze, coalesced, Pattern::Coalesced)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, scattered, Pattern::Scattered)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
