@@ -11,10 +11,13 @@
 #         touched, lines vs span (strides 256 and 4096), whole sectors over 16-48 MB, serial issue.
 #       c address bits (validation/h100/write_probe/c): the same number of partial (and whole) lines
 #         at line strides 1-32, to see which address bits decide the early write-backs.
+#       d one address bit left out (validation/h100/write_probe/d): 32K and 64K partial lines whose
+#         address bit BIT (7..24) is always 0, against consecutive lines.
+#       e bit 7 and one more left out (validation/h100/write_probe/e), and the onset with bit 7 left out.
 set -euo pipefail
-out=${1:?usage: write_probe.sh OUTDIR [a|b|c]}
+out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e]}
 list=${2:-a}
-case $list in a|b|c) ;; *) echo "unknown list $list (a, b or c)" >&2; exit 2 ;; esac
+case $list in a|b|c|d|e) ;; *) echo "unknown list $list (a, b, c, d or e)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/probe_common.sh"
@@ -37,6 +40,18 @@ if [ "$list" = a ]; then
     configs+=(spread_serial:4:128:65536 spread_serial:32:128:65536)
     # 2. sub-word stores of neighbouring warps, at once / in turn / in turn with a pause
     for e in 1 2 4; do for m in 0 1 2; do configs+=(turns:$e:$m); done; done
+elif [ "$list" = e ]; then
+    configs+=(spread:4:128:32768 skip:4:7:32768)
+    for bit in $(seq 8 22); do configs+=(skip2:4:7:$bit:32768); done
+    for n in 40960 49152 57344; do configs+=(skip:4:7:$n); done
+    for bit in 8 12 13 17; do configs+=(skip2:4:7:$bit:65536); done
+    for bit in 9 13 17; do configs+=(skip2:4:8:$bit:32768); done   # bit 7 kept, two others left out
+elif [ "$list" = d ]; then
+    configs+=(spread:4:128:32768 spread:4:128:65536)
+    for bit in $(seq 7 24); do configs+=(skip:4:$bit:32768); done
+    for bit in 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do configs+=(skip:4:$bit:65536); done
+    configs+=(skip:32:7:131072 skip:32:12:131072 spread:32:128:131072)   # whole sectors
+    configs+=(spread:4:128:32768 skip:4:7:32768 skip:4:12:32768)      # repeats: run-to-run spread
 elif [ "$list" = c ]; then
     # 32K and 64K partial lines, and 128K whole-sector lines, at line strides 1..32 (128 B .. 4 KB)
     for st in 128 256 384 512 640 768 1024 1152 2048 4096; do configs+=(spread:4:$st:32768); done

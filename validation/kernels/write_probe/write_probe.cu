@@ -9,6 +9,12 @@
 //     DRAM traffic is a capacity effect it follows N (the number of partial sectors) and not the
 //     issue rate; `spread_serial` issues the same stores from one CTA, slowly, to tell the two apart.
 //
+//     `skip B BIT N` stores the same way into N lines whose address bit BIT is always 0: line i at
+//     ((i >> (BIT - 7)) << (BIT + 1)) | ((i & ((1 << (BIT - 7)) - 1)) << 7), so BIT 7 is line stride 2.
+//     The same 32K partial lines write nothing back at line stride 2 and 800-2,600 otherwise
+//     (list c): which address bits, left out, have that effect says which ones pick the resource.
+//     `skip2 B BIT1 BIT2 N` leaves out two bits (BIT1 < BIT2): is bit 7 enough whatever else changes?
+//
 //  2. L1 store hits of sub-word stores (the model counts every store to a line whose tag is present
 //     as a hit, l1.store_hit = line; the H100 misses part of them): `turns E MODE` -- the shape of
 //     g_st1/g_st2_coalesced (65,536 threads, thread t stores E bytes at out + t * E), where the
@@ -50,6 +56,24 @@ __global__ void spread(char* out, long long stride) {
     store_bytes<B>(out + t * stride, (int)t);
 }
 
+// Line t with address bit `bit` (>= 7) forced to 0; B bytes at its start.
+template <int B>
+__global__ void skip_bit(char* out, int bit) {
+    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long low = t & ((1ll << (bit - 7)) - 1), high = t >> (bit - 7);
+    store_bytes<B>(out + ((high << (bit + 1)) | (low << 7)), (int)t);
+}
+
+// Line t with address bits `lo` < `hi` (both >= 7) forced to 0.
+template <int B>
+__global__ void skip_bits(char* out, int lo, int hi) {
+    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    auto insert_zero = [](long long x, int bit) {  // x: a byte offset; a 0 at `bit`, higher bits move up
+        return ((x >> bit) << (bit + 1)) | (x & ((1ll << bit) - 1));
+    };
+    store_bytes<B>(out + insert_zero(insert_zero(t << 7, lo), hi), (int)t);
+}
+
 // One CTA of 256 threads stores what `spread` stores, n / 256 rounds, a barrier between rounds.
 template <int B>
 __global__ void spread_serial(char* out, long long stride, long long n) {
@@ -89,7 +113,7 @@ long long number(const char* s, const char* what) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | turns:E:MODE ...\n");
+        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE ...\n");
         return 2;
     }
     CK(cudaEventCreate(&g_e0));
@@ -100,9 +124,9 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         char spec[128];
         std::snprintf(spec, sizeof spec, "%s", argv[i]);
-        char* fields[5] = {};
+        char* fields[6] = {};
         int nf = 0;
-        for (char* tok = std::strtok(spec, ":"); tok && nf < 5; tok = std::strtok(nullptr, ":")) fields[nf++] = tok;
+        for (char* tok = std::strtok(spec, ":"); tok && nf < 6; tok = std::strtok(nullptr, ":")) fields[nf++] = tok;
         const std::string kind = fields[0] ? fields[0] : "";
         CK(cudaMemset(out, 0, buffer));
         CK(cudaDeviceSynchronize());
@@ -124,6 +148,22 @@ int main(int argc, char** argv) {
                 if (b == 16) run("spread_serial16", spread_serial<16>, dim3(1), dim3(256), out, stride, n);
                 if (b == 32) run("spread_serial32", spread_serial<32>, dim3(1), dim3(256), out, stride, n);
             }
+        } else if (kind == "skip" && nf == 4) {
+            const long long b = number(fields[1], "bytes"), bit = number(fields[2], "bit"), n = number(fields[3], "count");
+            if ((b != 4 && b != 32) || bit < 7 || bit > 26 || n % 256 != 0 || (unsigned long long)(2 * n * 128) > buffer) {
+                std::fprintf(stderr, "write_probe: bad %s (B 4 or 32, BIT 7..26, N a multiple of 256, 2*N lines <= 256 MB)\n", argv[i]);
+                return 2;
+            }
+            if (b == 4) run("skip_bit4", skip_bit<4>, dim3((unsigned)(n / 256)), dim3(256), out, (int)bit);
+            if (b == 32) run("skip_bit32", skip_bit<32>, dim3((unsigned)(n / 256)), dim3(256), out, (int)bit);
+        } else if (kind == "skip2" && nf == 5) {
+            const long long b = number(fields[1], "bytes"), lo = number(fields[2], "bit"), hi = number(fields[3], "bit");
+            const long long n = number(fields[4], "count");
+            if (b != 4 || lo < 7 || hi <= lo || hi > 26 || n % 256 != 0 || (unsigned long long)(4 * n * 128) > buffer) {
+                std::fprintf(stderr, "write_probe: bad %s (B 4, 7 <= BIT1 < BIT2 <= 26, N a multiple of 256, 4*N lines <= 256 MB)\n", argv[i]);
+                return 2;
+            }
+            run("skip_bits4", skip_bits<4>, dim3((unsigned)(n / 256)), dim3(256), out, (int)lo, (int)hi);
         } else if (kind == "turns" && nf == 3) {
             const long long e = number(fields[1], "element size");
             const int mode = (int)std::strtol(fields[2], nullptr, 10);
