@@ -96,5 +96,30 @@ TEST(H100LrcProbe, TheCoalescerMergesOnlyWithinAGpc) {
     EXPECT_EQ(offered_merged.at(c).second, 0) << c;
 }
 
+// g_ld4_misalign32 (docs/VALIDATION.md, "Misaligned loads' L2 hits"): fewer
+// requests than the model's one per line and warp (4,096) for the same 8,192
+// sectors, already so where requests reach the LRC, which merges no sector.
+TEST(H100MergeProbe, MisalignedLoadsCombineSectorsOfALineBeforeTheCoalescer) {
+  constexpr const char* kRequests = "lts__t_requests_srcunit_tex_op_read.sum";
+  constexpr const char* kHits = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
+  const auto probe = validate::read_ncu_csv(kDir + "global_rules.ncu.csv");
+  const auto& p = launch(probe, "g_ld4_misalign32");
+  EXPECT_EQ(value(p, "lrc__xbar2lrc_requests_op_read.sum"), 3808);
+  EXPECT_EQ(value(p, kMerged), 0);
+  EXPECT_EQ(value(p, kLts), 8192);
+  EXPECT_EQ(value(p, kHits), 1792);
+  const std::string runs[] = {WARPSCOPE_SOURCE_DIR "/validation/h100/suite/global_rules.ncu.csv",
+                              WARPSCOPE_SOURCE_DIR "/validation/h100/suite_repeats/rep2/global_rules.ncu.csv",
+                              WARPSCOPE_SOURCE_DIR "/validation/h100/suite_repeats/rep3/global_rules.ncu.csv"};
+  const double requests[] = {3805, 3785, 3759}, hits[] = {1564, 1757, 1777};
+  for (int i = 0; i < 3; ++i) {
+    const auto r = validate::read_ncu_csv(runs[i]);
+    const auto& l = launch(r, "g_ld4_misalign32");
+    EXPECT_EQ(value(l, kLts), 8192) << runs[i];
+    EXPECT_EQ(value(l, kRequests), requests[i]) << runs[i];
+    EXPECT_EQ(value(l, kHits), hits[i]) << runs[i];
+  }
+}
+
 }  // namespace
 }  // namespace warpscope::test
