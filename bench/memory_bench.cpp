@@ -8,7 +8,9 @@
 // The small_state rows run the same sm_90 model on 2 SMs with a 256 KB L2:
 // every tag store then fits in the host's caches, so the difference to the
 // full-size rows is what host-cache misses cost and the rest is computation.
-// Run: build/release/bench/warpscope_bench --benchmark_filter=Memory
+// Run: build/release/bench/warpscope_bench --benchmark_filter=through_memory
+// (every record carries CTA 0, warp 0: the issue clock looks up one entry;
+// bench/analyze_bench.cpp runs a grid in tracer order end to end)
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
