@@ -18,8 +18,8 @@ void IssueClock::begin_kernel(int sms, int slots_per_sm) {
   seen_ = 0;
   const auto n_sms = static_cast<std::size_t>(std::max(sms, 0));
   const std::size_t total = n_sms * static_cast<std::size_t>(slots_per_sm_);
+  // Slots are reset when admitted; kept ones keep their warp arrays' capacity.
   if (slots_.size() != total) slots_.resize(total);
-  for (Slot& s : slots_) s.used = false;  // keeps each warp array's capacity
   used_.assign(n_sms, 0);
   // At most half full: probes stay short.
   const std::size_t cap = std::bit_ceil(std::max<std::size_t>(64, 2 * total));
@@ -76,7 +76,6 @@ std::uint32_t IssueClock::admit(int sm, std::uint32_t cta) {
   }
   Slot& s = slots_[pick];
   s.cta = cta;
-  s.used = true;
   s.start = s.end = start;
   s.next.clear();
   s.far.clear();

@@ -5,14 +5,6 @@
 
 namespace warpscope::rules {
 
-namespace {
-
-std::uint64_t lane_addr(const WarpAccess& a, int lane) {
-  return a.addr[static_cast<unsigned>(lane)] & ~static_cast<std::uint64_t>(a.size - 1);
-}
-
-}  // namespace
-
 // The group's (row, bank) keys are bucketed by bank (a counting sort of at
 // most 128 keys: 32 lanes x 4 words of a 16-byte access on 4-byte banks); a
 // bank's passes are its distinct keys, counted by comparing within the bucket.

@@ -12,6 +12,11 @@
 
 namespace warpscope::rules {
 
+// A lane's address aligned down to the access size (what the banks see).
+inline std::uint64_t lane_addr(const WarpAccess& a, int lane) {
+  return a.addr[static_cast<unsigned>(lane)] & ~static_cast<std::uint64_t>(a.size - 1);
+}
+
 // Where a word of shared memory lives: bank and (row, bank) key. Every
 // generation's geometry is powers of two (16 or 32 banks of 4 or 8 bytes), so
 // the hot path shifts and masks; 64-bit divisions cost ~3/4 of a 4-byte warp

@@ -15,7 +15,6 @@
 //  - 1.x: 16 banks per half-warp, one broadcast word per pass, wider accesses
 //    split into 32-bit ones (PG 1.x G.3.3; seed002 8.1.4 on 8/16-bit reads).
 #include <algorithm>
-#include <array>
 #include <bit>
 
 #include "rules/bank_passes.hpp"
@@ -24,10 +23,6 @@
 
 namespace warpscope::rules {
 namespace {
-
-std::uint64_t lane_addr(const WarpAccess& a, int lane) {
-  return a.addr[static_cast<unsigned>(lane)] & ~static_cast<std::uint64_t>(a.size - 1);
-}
 
 // Distinct bytes the active lanes touch (aligned accesses of one size).
 std::uint32_t distinct_bytes(const WarpAccess& a) {
