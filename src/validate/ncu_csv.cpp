@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "validate/csv_line.hpp"
 #include "validate/text_file.hpp"
@@ -19,6 +20,7 @@ std::optional<double> parse_ncu_number(std::string_view text) {
   double v = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec != std::errc{} || end != digits.data() + digits.size()) return std::nullopt;
+  if (!std::isfinite(v)) return std::nullopt;  // from_chars reads "nan" and "inf"; no counter is either
   return v;
 }
 

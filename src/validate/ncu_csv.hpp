@@ -32,7 +32,8 @@ struct NcuReport {
   int skipped_lines = 0;            // ==PROF== and other non-CSV lines
 };
 
-// "1,051,392" -> 1051392, "26,284.80" -> 26284.8; nullopt otherwise.
+// "1,051,392" -> 1051392, "26,284.80" -> 26284.8; nullopt otherwise (also for
+// "nan" and "inf", which from_chars would read).
 std::optional<double> parse_ncu_number(std::string_view text);
 
 // InputError naming the file and line on a malformed table.

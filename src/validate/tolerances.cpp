@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <set>
 #include <toml++/toml.h>
 
@@ -42,7 +43,7 @@ class Reader {
     const toml::node* n = t.get(key);
     if (!n) return std::nullopt;
     const auto v = n->value<double>();
-    if (!v || *v < 0) fail(*n, fmt::format("\"{}\" must be a number >= 0", key));
+    if (!v || !std::isfinite(*v) || *v < 0) fail(*n, fmt::format("\"{}\" must be a finite number >= 0", key));
     return v;
   }
 

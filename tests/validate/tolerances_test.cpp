@@ -94,7 +94,12 @@ TEST(Tolerances, ErrorsNameTheLine) {
                      "percent = 1\n"),
             "t.toml:3:1: \"dram__bytes_read.sum\" is already given on line 2");
   EXPECT_EQ(error_of("version = 1\n[[tolerance]]\ncounter = \"dram__bytes_read.sum\"\npercent = -1\n"),
-            "t.toml:4:11: \"percent\" must be a number >= 0");
+            "t.toml:4:11: \"percent\" must be a finite number >= 0");
+  // TOML has nan and inf; a tolerance of either would never fail or never pass (found by fuzz_validate_inputs).
+  EXPECT_EQ(error_of("version = 1\n[[tolerance]]\ncounter = \"dram__bytes_read.sum\"\npercent = inf\n"),
+            "t.toml:4:11: \"percent\" must be a finite number >= 0");
+  EXPECT_EQ(error_of("version = 1\n[[tolerance]]\ncounter = \"dram__bytes_read.sum\"\npercent = 5\nslack = nan\n"),
+            "t.toml:5:9: \"slack\" must be a finite number >= 0");
   EXPECT_EQ(error_of("version = 1\n[[kernel]]\nname = \"k\"\ncounter = \"dram__bytes_read.sum\"\n"),
             "t.toml:2:1: [[kernel]] changes nothing: give a tolerance or \"known\"");
   EXPECT_EQ(error_of("version = 1\n[[kernel]]\ncounter = \"dram__bytes_read.sum\"\nknown = \"x\"\n"),
