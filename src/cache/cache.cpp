@@ -23,6 +23,7 @@
 
 #include "cache/big_buffer.hpp"
 #include "cache/set_order.hpp"
+#include "cache/tag_scan.hpp"
 #include "cache/way_fingerprints.hpp"
 #include "warpscope/cache.hpp"
 
@@ -193,9 +194,7 @@ struct Cache::Impl {
     // victim, its neighbours): ask for every line of the block at once so that
     // their host-cache misses overlap instead of following one another.
     prefetch_block(l.set);
-    // Branch-free scan: the position of a match in a set is unpredictable.
-    std::uint32_t match = 0;
-    for (std::uint32_t w = 0; w < ways; ++w) match |= static_cast<std::uint32_t>(l.tags[w] == line) << w;
+    const std::uint32_t match = cache::scan_tags(l.tags, ways, line);
     if (match != 0) l.way = static_cast<std::uint16_t>(std::countr_zero(match));
     return l;
   }
