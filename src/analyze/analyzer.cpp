@@ -30,6 +30,8 @@ struct ArchRun {
   std::unique_ptr<MemorySystem> memory;
   ArchResult result;
   std::unordered_map<std::uint64_t, std::size_t> pc_index;  // pc_key -> pcs[]
+  std::uint64_t last_pc_key = 0;                            // pc_slot's last answer
+  std::size_t last_pc_slot = ~std::size_t{0};
   std::vector<std::size_t> kernel_slot;                      // trace kernel id -> kernels[] + 1
   std::int64_t current_kernel = -1;
   std::unique_ptr<WarpInterleaver> interleaver;
@@ -41,6 +43,27 @@ struct ArchRun {
     result.kernels[kernel_slot[static_cast<std::size_t>(current_kernel)] - 1].counters.add(memory->kernel_counters());
     memory->reset_kernel_counters();
     current_kernel = -1;
+  }
+
+  // The record's slot in result.pcs, created on first sight. A tracer writes
+  // an instruction's records for many warps in a row: the last one is reused
+  // without a hash lookup.
+  std::size_t pc_slot(const WarpAccess& rec) {
+    const std::uint64_t key = pc_key(rec.kernel, rec.pc);
+    if (key == last_pc_key && last_pc_slot < result.pcs.size()) return last_pc_slot;
+    auto [it, fresh] = pc_index.try_emplace(key, result.pcs.size());
+    if (fresh) {
+      PcCounters p;
+      p.kernel = rec.kernel;
+      p.pc = rec.pc;
+      p.space = rec.space;
+      p.op = rec.op;
+      p.size = rec.size;
+      result.pcs.push_back(p);
+    }
+    last_pc_key = key;
+    last_pc_slot = it->second;
+    return it->second;
   }
 
   // One record, in the order the SMs would issue it.
@@ -57,17 +80,7 @@ struct ArchRun {
     }
     const int sms = memory->num_sms();
     const int sm = rec.sm >= 0 ? rec.sm % sms : place_cta(rec.cta, sms);
-    auto [it, fresh] = pc_index.try_emplace(pc_key(rec.kernel, rec.pc), result.pcs.size());
-    if (fresh) {
-      PcCounters p;
-      p.kernel = rec.kernel;
-      p.pc = rec.pc;
-      p.space = rec.space;
-      p.op = rec.op;
-      p.size = rec.size;
-      result.pcs.push_back(p);
-    }
-    PcCounters& pc = result.pcs[it->second];
+    PcCounters& pc = result.pcs[pc_slot(rec)];
     const InstructionCounts c = memory->access(rec, sm, &pc.counters);
     ++pc.executions;
     pc.bytes_needed += c.bytes_needed;
