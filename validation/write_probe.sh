@@ -14,10 +14,15 @@
 #       d one address bit left out (validation/h100/write_probe/d): 32K and 64K partial lines whose
 #         address bit BIT (7..24) is always 0, against consecutive lines.
 #       e bit 7 and one more left out (validation/h100/write_probe/e), and the onset with bit 7 left out.
+#       f store windows (validation/h100/write_probe/f): a store, a spin of 0-8192 cycles, a second
+#         store to the same line (or sector, or another line; by the same warp or another one).
+#       g the suite's r_particles_aos in CTAs of 32-1024 threads, and by one CTA in rounds; a warp's
+#         stores to its own line while another warp loads or stores other lines
+#         (validation/h100/write_probe/g).
 set -euo pipefail
-out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e]}
+out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g]}
 list=${2:-a}
-case $list in a|b|c|d|e) ;; *) echo "unknown list $list (a, b, c, d or e)" >&2; exit 2 ;; esac
+case $list in a|b|c|d|e|f|g) ;; *) echo "unknown list $list (a, b, c, d, e, f or g)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/probe_common.sh"
@@ -40,6 +45,17 @@ if [ "$list" = a ]; then
     configs+=(spread_serial:4:128:65536 spread_serial:32:128:65536)
     # 2. sub-word stores of neighbouring warps, at once / in turn / in turn with a pause
     for e in 1 2 4; do for m in 0 1 2; do configs+=(turns:$e:$m); done; done
+elif [ "$list" = g ]; then
+    for t in 32 64 128 256 512 1024; do configs+=(particles:$t); done
+    configs+=(particles_serial:32 particles_serial:256)   # one CTA: no other CTA storing meanwhile
+    configs+=(interfere:0 interfere:1 interfere:2 interfere:3 interfere:0 interfere:1)
+    configs+=(particles:256 particles:32)   # repeats: run-to-run spread
+elif [ "$list" = f ]; then
+    configs+=(window:4:0 window:1:0 window:1:1024)
+    for mode in 0 2 3 5; do
+        for d in 0 8 16 32 64 128 256 512 1024 2048 4096 8192; do configs+=(window:$mode:$d); done
+    done
+    configs+=(window:4:0 window:0:0 window:0:256)   # repeats: run-to-run spread
 elif [ "$list" = e ]; then
     configs+=(spread:4:128:32768 skip:4:7:32768)
     for bit in $(seq 8 22); do configs+=(skip2:4:7:$bit:32768); done

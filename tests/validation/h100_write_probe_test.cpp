@@ -1,4 +1,4 @@
-// The facts validation/h100/write_probe/README.md states from its list d
+// The facts validation/h100/write_probe/README.md states from its lists d-g
 // (recorded on the H100): which address bit, always 0 in the stored lines,
 // keeps 32K partially written lines from being written back during the
 // kernel. Numbers are sectors (dram__bytes_write / 32).
@@ -63,6 +63,79 @@ TEST(H100WriteProbe, BitSevenAndOneMoreLeftOutWriteBackAgainForMostBits) {
   EXPECT_LT(wb.at("skip:4:7:40960").front(), wb.at("skip:4:7:49152").front());
   EXPECT_LT(wb.at("skip:4:7:49152").front(), wb.at("skip:4:7:57344").front());
   EXPECT_LT(wb.at("skip:4:7:40960").front(), 4496);  // list b, consecutive lines at 40,960
+}
+
+
+// Lists f and g (session 10): which store misses the H100 counts although the
+// store's line is present. Numbers are L1 store sectors.
+struct StoreSectors {
+  double all = 0, hit = 0, miss = 0;
+};
+
+// config -> every run of it in list `list`.
+std::map<std::string, std::vector<StoreSectors>> store_sectors(const std::string& list) {
+  const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/write_probe/" + list + "/summary.csv");
+  const int config = t.column("config"), all = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+            hit = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum"),
+            miss = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum");
+  std::map<std::string, std::vector<StoreSectors>> out;
+  for (const auto& row : t.rows) {
+    const auto cell = [&](int c) { return std::stod(row[static_cast<std::size_t>(c)]); };
+    out[row[static_cast<std::size_t>(config)]].push_back({cell(all), cell(hit), cell(miss)});
+  }
+  return out;
+}
+
+// One warp's second store to a line, right after its first (or 8-8,192 cycles
+// later), hits: also when the first allocated the line, also in another sector,
+// also when the second store is another warp's after a barrier.
+TEST(H100WriteProbe, AStoreRightAfterAStoreToItsLineHits) {
+  const auto s = store_sectors("f");
+  const double warps = 528, sectors = 4;
+  for (const auto& a : s.at("window:4:0")) EXPECT_EQ(a.hit, warps * sectors);  // store A alone
+  for (int mode : {0, 1, 2, 3, 5})
+    for (int delay : {0, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}) {
+      const std::string c = "window:" + std::to_string(mode) + ":" + std::to_string(delay);
+      if (!s.count(c)) continue;  // mode 1 ran at delays 0 and 1,024 only
+      for (const auto& r : s.at(c)) {
+        const double stored = mode == 3 ? 2 * warps : 2 * warps * sectors;  // mode 3: one sector each
+        EXPECT_EQ(r.all, stored) << c;
+        // Every store B hits; A misses only where it allocates (mode 2).
+        EXPECT_EQ(r.miss, mode == 2 ? warps * sectors : 0) << c;
+      }
+    }
+  EXPECT_EQ(s.at("window:1:1024").size(), 1u);
+}
+
+// r_particles_aos's store misses need other warps storing at the same time:
+// none when one warp does all the work, some with one CTA of 8 warps, more
+// with the whole GPU; another warp loading (allocating) lines meanwhile costs
+// a lone warp's stores nothing, another warp storing into new lines a few.
+TEST(H100WriteProbe, StoresMissOnlyWhileOtherWarpsStore) {
+  const auto s = store_sectors("g");
+  const double particle_sectors = 65536.0 / 32 * 3 * 24;
+  EXPECT_EQ(s.at("particles_serial:32").front().all, particle_sectors);
+  EXPECT_EQ(s.at("particles_serial:32").front().miss, 0);
+  EXPECT_EQ(s.at("particles_serial:256").front().miss, 5692);
+  for (const char* c : {"particles:32", "particles:64", "particles:128", "particles:256", "particles:512",
+                        "particles:1024"})
+    for (const auto& r : s.at(c)) {
+      EXPECT_EQ(r.all, particle_sectors) << c;
+      EXPECT_GT(r.miss / r.all, 0.09) << c;  // 13,652 - 25,852 of 147,456
+      EXPECT_LT(r.miss / r.all, 0.18) << c;
+    }
+  EXPECT_GT(s.at("particles:1024").front().miss, s.at("particles:32").front().miss);
+  const double lone = 132 * 64 * 4;  // warp 0's stores: 132 CTAs x 64 stores x 4 sectors
+  for (const char* c : {"interfere:0", "interfere:1", "interfere:2"})
+    for (const auto& r : s.at(c)) {
+      EXPECT_EQ(r.all, lone) << c;
+      EXPECT_EQ(r.miss, 0) << c;
+    }
+  // Mode 3: warp 1's 132 x 1,024 stores into new lines miss (4 sectors each); warp 0 loses 196 hits.
+  const StoreSectors m3 = s.at("interfere:3").front();
+  EXPECT_EQ(m3.all, lone + 132 * 1024 * 4);
+  EXPECT_EQ(m3.miss - 132 * 1024 * 4, 196);
+  EXPECT_EQ(lone - m3.hit, 196);
 }
 
 }  // namespace

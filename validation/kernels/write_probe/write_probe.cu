@@ -23,6 +23,24 @@
 //     from stores that reach a line while its allocation is in flight, MODE 2 should hit in every
 //     sector after the first warp's (1 - 1/(128/(32 E)) of them).
 //
+//  3. How long a store stays "in flight" for the stores after it (r_particles_aos misses 11% of
+//     its store sectors although its loads fetched every one of them first; docs/VALIDATION.md):
+//     `window MODE DELAY` -- 528 CTAs of one warp (two for MODE 5), each on its own 128 B lines,
+//     lane l storing 4 B at line + 4 l (4 sectors) with st.global; the lines are loaded first and
+//     the stores depend on the loaded values, so they are present and valid. Store A, a spin of
+//     DELAY SM cycles (clock64), store B:
+//       0  B to A's line                       1  B to another (loaded) line: the control
+//       2  as 0, no load first: A allocates    3  A writes sector 0 only, B sector 1 of the line
+//       4  A alone (no B): A's own hits        5  A by warp 0, a barrier, B by warp 1 after DELAY
+//     B's hits = all hits - A's (A's: MODE 4, or 0 for MODE 2).
+//     `particles THREADS` -- the suite's r_particles_aos (65,536 structs of six floats: six loads,
+//     then x, y, z stored back) in CTAs of THREADS (32-1024) threads: do its store misses need
+//     several warps of a CTA at once? `particles_serial THREADS`: one CTA does all of it in rounds.
+//     `interfere MODE` -- 132 CTAs of two warps: warp 0 loads its line, then stores to it 64 times
+//     (4 sectors each, 64-cycle spins between) while warp 1: 0 does nothing, 1 loads 1,024 new
+//     lines (allocations), 2 loads 8 lines over and over (hits, no allocation), 3 stores into 1,024
+//     new lines. Do other warps' accesses to other lines make a store to a present line miss?
+//
 // Build: nvcc -O3 -arch=sm_90 -o write_probe write_probe.cu
 // Usage: write_probe CONFIG...   e.g.  write_probe spread:4:128:65536 turns:1:2
 #include <cuda_runtime.h>
@@ -99,6 +117,91 @@ __global__ void turns(T* out, int mode) {
     }
 }
 
+__device__ __forceinline__ void st_global(unsigned* p, unsigned v) {
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ void spin(long long cycles) {
+    if (cycles <= 0) return;
+    const long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
+
+// Two lines per CTA (32 words each): `line0` is stored by A (and B in modes 0, 2, 3, 5), `line1` by
+// B in mode 1. `preload`: both lines are read first and the stored values depend on what was read.
+__global__ void store_window(unsigned* out, int mode, long long delay) {
+    unsigned* line0 = out + blockIdx.x * 64;
+    unsigned* line1 = line0 + 32;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    unsigned v = 1;
+    if (mode != 2) v += line0[lane] + line1[lane];
+    const bool a_lane = mode == 3 ? lane < 8 : true;        // mode 3: sector 0 only
+    const bool b_lane = mode == 3 ? (lane >= 8 && lane < 16) : true;  // mode 3: sector 1 only
+    if (mode == 5) {
+        if (warp == 0) st_global(line0 + lane, v);
+        __syncthreads();
+        if (warp == 1) {
+            spin(delay);
+            st_global(line0 + lane, v + 1);
+        }
+        return;
+    }
+    if (a_lane) st_global(line0 + lane, v);
+    if (mode == 4) return;
+    spin(delay);
+    if (b_lane) st_global((mode == 1 ? line1 : line0) + lane, v + 1);
+}
+
+struct Particle {
+    float x, y, z, vx, vy, vz;
+};
+
+// realistic.cu's r_particles_aos, with the CTA size as the launch chooses.
+__global__ void particles_aos(Particle* p, float dt) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    Particle q = p[i];
+    q.x += q.vx * dt;
+    q.y += q.vy * dt;
+    q.z += q.vz * dt;
+    p[i] = q;
+}
+
+// The same work by one CTA, 65,536 / blockDim.x rounds: no other CTA's stores at the same time.
+__global__ void particles_aos_serial(Particle* p, float dt) {
+    for (int base = 0; base < 65536; base += blockDim.x) {
+        const int i = base + threadIdx.x;
+        Particle q = p[i];
+        q.x += q.vx * dt;
+        q.y += q.vy * dt;
+        q.z += q.vz * dt;
+        p[i] = q;
+    }
+}
+
+// Warp 0's lines: out + 32 * blockIdx.x words; warp 1's: its own 1,024-line (128 KB) region per CTA.
+__global__ void interfere(unsigned* out, int mode) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (warp == 0) {
+        unsigned* line = out + blockIdx.x * 32;
+        unsigned v = line[lane] + 1;
+        for (int k = 0; k < 64; ++k) {
+            st_global(line + lane, v + k);
+            spin(64);
+        }
+        return;
+    }
+    unsigned* region = out + (size_t{1} << 20) + blockIdx.x * (1024 * 32);
+    unsigned sum = 0;
+    if (mode == 1)
+        for (int k = 0; k < 1024; ++k) sum += region[k * 32 + lane];
+    if (mode == 2)
+        for (int k = 0; k < 1024; ++k) sum += region[(k & 7) * 32 + lane];
+    if (mode == 3)
+        for (int k = 0; k < 1024; ++k) st_global(region + k * 32 + lane, k);
+    if (sum == 0x12345678u) out[0] = sum;  // keeps the loads
+}
+
 long long number(const char* s, const char* what) {
     char* end = nullptr;
     const long long v = std::strtoll(s, &end, 10);
@@ -113,7 +216,7 @@ long long number(const char* s, const char* what) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE ...\n");
+        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE ...\n");
         return 2;
     }
     CK(cudaEventCreate(&g_e0));
@@ -174,6 +277,32 @@ int main(int argc, char** argv) {
             if (e == 1) run("turns1", turns<unsigned char>, dim3(256), dim3(256), (unsigned char*)out, mode);
             if (e == 2) run("turns2", turns<unsigned short>, dim3(256), dim3(256), (unsigned short*)out, mode);
             if (e == 4) run("turns4", turns<unsigned int>, dim3(256), dim3(256), (unsigned int*)out, mode);
+        } else if (kind == "window" && nf == 3) {
+            const int mode = (int)std::strtol(fields[1], nullptr, 10);
+            const long long delay = std::strtoll(fields[2], nullptr, 10);
+            if (mode < 0 || mode > 5 || delay < 0 || delay > 1000000) {
+                std::fprintf(stderr, "write_probe: bad %s (MODE 0..5, DELAY 0..1000000 cycles)\n", argv[i]);
+                return 2;
+            }
+            run("store_window", store_window, dim3(528), dim3(mode == 5 ? 64 : 32), (unsigned*)out, mode, delay);
+        } else if (kind == "interfere" && nf == 2) {
+            const int mode = (int)std::strtol(fields[1], nullptr, 10);
+            if (mode < 0 || mode > 3) {
+                std::fprintf(stderr, "write_probe: bad %s (MODE 0..3)\n", argv[i]);
+                return 2;
+            }
+            run("interfere", interfere, dim3(132), dim3(64), (unsigned*)out, mode);
+        } else if ((kind == "particles" || kind == "particles_serial") && nf == 2) {
+            const long long threads = number(fields[1], "threads");
+            if (threads < 32 || threads > 1024 || threads % 32 != 0 || 65536 % threads != 0) {
+                std::fprintf(stderr, "write_probe: bad %s (THREADS a multiple of 32 dividing 65536, at most 1024)\n", argv[i]);
+                return 2;
+            }
+            if (kind == "particles")
+                run("particles_aos", particles_aos, dim3((unsigned)(65536 / threads)), dim3((unsigned)threads), (Particle*)out,
+                    0.01f);
+            else
+                run("particles_aos_serial", particles_aos_serial, dim3(1), dim3((unsigned)threads), (Particle*)out, 0.01f);
         } else {
             std::fprintf(stderr, "write_probe: unknown configuration %s\n", argv[i]);
             return 2;
