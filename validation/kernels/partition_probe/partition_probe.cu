@@ -86,12 +86,6 @@ __global__ void pair(unsigned* data, unsigned* flags, unsigned* status, unsigned
     if (threadIdx.x == 0) status[0] = 1;
 }
 
-__device__ __forceinline__ long long clock_now() {
-    long long t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-    return t;
-}
-
 __global__ void homes(unsigned* data, unsigned* flags, unsigned* status, unsigned* sink, long long* cycles, int a,
                       int b, int n) {
     if (claim(flags, 0, a)) {

@@ -1,0 +1,113 @@
+// The numbers validation/h100/writeback_map/README.md states: read-back
+// latencies of partially and wholly written L2 lines by home partition, and
+// the pair run's baselines.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "validation/csv_table.hpp"
+
+namespace warpscope::test {
+namespace {
+
+const std::string kDir = WARPSCOPE_SOURCE_DIR "/validation/h100/writeback_map/";
+
+int home(long long offset) { return static_cast<int>(((offset >> 12) ^ (offset >> 13) ^ (offset >> 16) ^ (offset >> 17) ^ (offset >> 19)) & 1); }
+
+struct Side {
+  std::vector<long long> cycles;
+  long long median() {
+    std::sort(cycles.begin(), cycles.end());
+    return cycles[cycles.size() / 2];
+  }
+  long long fast() const { return std::count_if(cycles.begin(), cycles.end(), [](long long c) { return c < 450; }); }
+};
+
+std::vector<Side> by_home(const std::string& file) {
+  const CsvTable t = read_csv(kDir + file);
+  const int off = t.column("offset"), cyc = t.column("cycles");
+  std::vector<Side> s(2);
+  for (const auto& r : t.rows)
+    s[static_cast<std::size_t>(home(std::stoll(r[static_cast<std::size_t>(off)])))].cycles.push_back(
+        std::stoll(r[static_cast<std::size_t>(cyc)]));
+  return s;
+}
+
+TEST(H100WritebackMap, NearWholeSectorsHitPartialOnesAreFetched) {
+  auto whole = by_home("map_32_0_16384.csv");
+  EXPECT_EQ(whole[0].median(), 308);
+  EXPECT_EQ(whole[0].fast(), 8192);
+  EXPECT_EQ(whole[1].median(), 769);
+  EXPECT_EQ(whole[1].fast(), 1706);
+  auto partial = by_home("map_4_0_16384.csv");
+  EXPECT_EQ(partial[0].median(), 594);
+  EXPECT_EQ(partial[0].fast() + partial[1].fast(), 0);
+  EXPECT_EQ(partial[1].median(), 784);
+  auto many = by_home("map_4_0_49152.csv");
+  EXPECT_EQ(many[0].fast(), 4432);
+  EXPECT_EQ(many[1].fast(), 0);
+  EXPECT_EQ(by_home("map_4_0_65536.csv")[0].fast(), 8949);
+}
+
+TEST(H100WritebackMap, EarlyLinesAreTheOnesMadeWhole) {
+  const CsvTable t = read_csv(kDir + "map_4_0_49152.csv");
+  const int off = t.column("offset"), cyc = t.column("cycles"), line = t.column("line");
+  std::vector<long long> chunks(12, 0);
+  for (const auto& r : t.rows)
+    if (home(std::stoll(r[static_cast<std::size_t>(off)])) == 0 && std::stoll(r[static_cast<std::size_t>(cyc)]) < 450)
+      ++chunks[static_cast<std::size_t>(std::stoll(r[static_cast<std::size_t>(line)]) / 4096)];
+  EXPECT_EQ(chunks, (std::vector<long long>{702, 465, 659, 281, 0, 80, 896, 807, 530, 12, 0, 0}));
+}
+
+TEST(H100WritebackMap, PairBaselinesReadFastLinesTheStoreKernelDidNotWriteBack) {
+  std::ifstream f(kDir + "pairs.txt");
+  ASSERT_TRUE(f);
+  std::string row;
+  long long baselines = 0, lo = 1 << 30, hi = 0;
+  while (std::getline(f, row)) {
+    if (row.empty() || row[0] == '#' || row.rfind("-1:", 0) != 0) continue;
+    std::istringstream in(row.substr(3, row.find('|') - 3));
+    long long fast = 0;
+    for (std::string w; in >> w;) ++fast;
+    ++baselines;
+    lo = std::min(lo, fast);
+    hi = std::max(hi, fast);
+  }
+  EXPECT_EQ(baselines, 13);
+  EXPECT_EQ(lo, 324);
+  EXPECT_EQ(hi, 445);
+  // Nsight Compute on the store kernel (runs in the order of pairs.txt): at most
+  // 1,024 B written back in every baseline and in 245 of the 253 runs.
+  std::ifstream n(kDir + "pairs_ncu.csv");
+  ASSERT_TRUE(n);
+  std::vector<double> written;
+  for (std::string l; std::getline(n, l);) {
+    if (l.find("store_a") == std::string::npos || l.find("dram__bytes_write.sum") == std::string::npos) continue;
+    std::string value = l.substr(l.rfind(",\"") + 2);
+    value.erase(std::remove_if(value.begin(), value.end(), [](char c) { return c == '"' || c == ','; }), value.end());
+    written.push_back(std::stod(value));
+  }
+  std::ifstream again(kDir + "pairs.txt");
+  std::size_t run = 0, small = 0;
+  for (std::string l; std::getline(again, l);) {
+    if (l.empty() || l[0] == '#') continue;
+    ASSERT_LT(run, written.size());
+    if (l.rfind("-1:", 0) == 0) {
+      EXPECT_LE(written[run], 1024) << "baseline run " << run;
+    }
+    small += written[run] <= 1024 ? 1 : 0;
+    ++run;
+  }
+  EXPECT_EQ(small, 245u);
+  EXPECT_EQ(*std::max_element(written.begin(), written.end()), 18432);
+  const std::size_t kernels = written.size();
+  EXPECT_EQ(kernels, 253u);
+  EXPECT_EQ(run, 253u);
+}
+
+}  // namespace
+}  // namespace warpscope::test
