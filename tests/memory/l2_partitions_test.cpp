@@ -8,6 +8,8 @@
 // 16, 17 and 19 (partition_probe homes: all 32,768 lines of the latency map).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "memory/l2_partitions.hpp"
 #include "memory/memory_test_support.hpp"
 #include "warpscope/error.hpp"
@@ -63,6 +65,37 @@ TEST(L2Partitions, ReductionsAtTheHome) {
     EXPECT_EQ(k.l2_atom_sectors, static_cast<std::uint64_t>(kLines)) << "SM " << sm;
     EXPECT_EQ(k.l2_atom_sector_hits, kLines / 2u) << "SM " << sm;        // measured: 2,048
     EXPECT_EQ(k.dram_read_bytes, 48u * kLines) << "SM " << sm;           // measured: 201,728 B (+ ~5 KB floor)
+  }
+}
+
+// partition_probe whomes (validation/h100/partition_probe/writes): a warp on
+// SM A writes whole sector 0 of 8,192 lines (two 16 B stores per line), then
+// one thread on SM B loads each line. B in A's group: every line answers as a
+// hit in B's partition, also the half homed in the other (8,088 and 8,176 of
+// 8,192 in two runs; 32,136 of 32,768 far-homed lines at 65,536): the writer's
+// partition keeps a copy. B in the other group: only the lines homed there
+// (4,096 of 4,096; none of the others).
+TEST(L2Partitions, StoresLeaveACopyInTheWritersPartition) {
+  constexpr int kWritten = 8192;
+  const auto write_all = [](MemorySystem& m, int sm) {
+    for (int i = 0; i < kWritten; i += 32)
+      for (int half = 0; half < 2; ++half)
+        m.access(make({Space::Global, Op::Store, 16, CacheOp::Default},
+                      [i, half](int l) { return kProbeBase + 128u * static_cast<std::uint64_t>(i + l) + 16u * half; }),
+                 sm);
+  };
+  for (const auto& [a, b, hits] : {std::tuple{0, 1, kWritten}, std::tuple{1, 0, kWritten}, std::tuple{0, 2, kWritten / 2}}) {
+    auto m = memory("sm_90");
+    write_all(*m, a);
+    const Counters& k = m->kernel_counters();
+    for (int i = 0; i < kWritten; i += 32) m->access(lines_from(i, 0), b);
+    EXPECT_EQ(k.l2_read_sectors, static_cast<std::uint64_t>(kWritten)) << a << " -> " << b;
+    EXPECT_EQ(k.l2_read_sector_hits, static_cast<std::uint64_t>(hits)) << a << " -> " << b;
+    // Same group: whole sectors in the copy, nothing to fetch. (From the other group the model's
+    // 64 B request makes the home fetch sector 1; DRAM was not measured there.)
+    if (hits == kWritten) {
+      EXPECT_EQ(k.dram_read_bytes, 0u) << a << " -> " << b;
+    }
   }
 }
 

@@ -1,9 +1,12 @@
 // The numbers validation/h100/writeback_map/README.md states: read-back
 // latencies of partially and wholly written L2 lines by home partition, and
-// the pair run's baselines.
+// the pair run's baselines; and partition_probe/README.md's `whomes` table
+// (partition_probe/writes/summary.csv).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <utility>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -107,6 +110,46 @@ TEST(H100WritebackMap, PairBaselinesReadFastLinesTheStoreKernelDidNotWriteBack) 
   const std::size_t kernels = written.size();
   EXPECT_EQ(kernels, 253u);
   EXPECT_EQ(run, 253u);
+}
+
+// partition_probe whomes: (run, home) -> lines under 450 cycles, of `lines`.
+TEST(H100PartitionWrites, TheWritersGroupKeepsACopy) {
+  const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/partition_probe/writes/summary.csv");
+  const int run = t.column("run"), config = t.column("config"), parity = t.column("home_parity"),
+            lines = t.column("lines"), fast = t.column("under_450");
+  std::map<std::pair<int, int>, std::pair<long long, long long>> at;  // (run, home) -> (fast, lines)
+  std::map<int, std::string> configs;
+  for (const auto& r : t.rows) {
+    const auto cell = [&](int c) { return r[static_cast<std::size_t>(c)]; };
+    at[{std::stoi(cell(run)), std::stoi(cell(parity))}] = {std::stoll(cell(fast)), std::stoll(cell(lines))};
+    configs[std::stoi(cell(run))] = cell(config);
+  }
+  const auto fast_of = [&at](int r, int home) { return at.at(std::make_pair(r, home)).first; };
+  const auto lines_of = [&at](int r, int home) { return at.at(std::make_pair(r, home)).second; };
+  ASSERT_EQ(configs.size(), 8u);
+  EXPECT_EQ(configs[1], "homes:0:1:8192");
+  EXPECT_EQ(fast_of(1, 0), 4096);
+  EXPECT_EQ(lines_of(1, 0), 4096);
+  EXPECT_EQ(fast_of(1, 1), 4096);
+  EXPECT_EQ(lines_of(1, 1), 4096);
+  // Written whole from SM 0, read from SM 1 (one group): near hits wherever the home is.
+  EXPECT_EQ(configs[2], "whomes:0:1:8192:32");
+  EXPECT_EQ(configs[8], "whomes:0:1:8192:32");
+  EXPECT_EQ(fast_of(2, 0) + fast_of(2, 1), 8088);
+  EXPECT_EQ(fast_of(8, 0) + fast_of(8, 1), 8176);
+  EXPECT_EQ(configs[7], "whomes:1:0:8192:32");
+  EXPECT_EQ(fast_of(7, 1), 4084);
+  EXPECT_EQ(configs[6], "whomes:0:1:65536:32");
+  EXPECT_EQ(fast_of(6, 1), 32136);
+  EXPECT_EQ(lines_of(6, 1), 32768);
+  // Read from SM 2 (the other group): only the lines homed there.
+  EXPECT_EQ(configs[4], "whomes:0:2:8192:32");
+  EXPECT_EQ(fast_of(4, 0), 0);
+  EXPECT_EQ(fast_of(4, 1), 4096);
+  // Partial sectors: fetched (none of the far ones fast; 550 near ones).
+  EXPECT_EQ(configs[3], "whomes:0:1:8192:4");
+  EXPECT_EQ(fast_of(3, 0), 550);
+  EXPECT_EQ(fast_of(3, 1), 0);
 }
 
 }  // namespace

@@ -18,6 +18,9 @@
 //                 "home LINE CYCLES" per line. Run without Nsight Compute: where A and B are in
 //                 different partitions, a line homed in B's partition is a near hit (fast) and the
 //                 others cross the fabric to A's (slow), which maps the address hash line by line.
+//   whomes:A:B:N:W  as homes, but the warp on SM A stores W bytes (4 or 32) at the start of each line
+//                 instead of loading it: with A and B in one partition, a line homed in the other is a
+//                 near hit only where A's partition kept a copy of what A wrote.
 //
 // Each launch prints "launch CONFIG", then "result CONFIG ok" or "result CONFIG timeout" (no CTA of
 // the grid landed on the SM asked for within about a second).
@@ -86,13 +89,10 @@ __global__ void pair(unsigned* data, unsigned* flags, unsigned* status, unsigned
     if (threadIdx.x == 0) status[0] = 1;
 }
 
-__global__ void homes(unsigned* data, unsigned* flags, unsigned* status, unsigned* sink, long long* cycles, int a,
-                      int b, int n) {
-    if (claim(flags, 0, a)) {
-        read_then_signal(data, flags, sink, n);
-        return;
-    }
-    if (!claim(flags, 1, b) || threadIdx.x != 0) return;
+// The B side of homes and whomes: once A is done, one thread times a load of every line in order.
+__device__ void time_after_signal(unsigned* data, unsigned* flags, unsigned* status, unsigned* sink, long long* cycles,
+                                  int n) {
+    if (threadIdx.x != 0) return;
     const long long t0 = clock64();
     while (atomicAdd(&flags[2], 0u) == 0u && clock64() - t0 < kSpinCycles) {}
     if (atomicAdd(&flags[2], 0u) == 0u) return;
@@ -110,6 +110,39 @@ __global__ void homes(unsigned* data, unsigned* flags, unsigned* status, unsigne
     }
     sink[64] = sum;
     status[0] = 1;
+}
+
+__global__ void homes(unsigned* data, unsigned* flags, unsigned* status, unsigned* sink, long long* cycles, int a,
+                      int b, int n) {
+    if (claim(flags, 0, a)) {
+        read_then_signal(data, flags, sink, n);
+        return;
+    }
+    if (!claim(flags, 1, b)) return;
+    time_after_signal(data, flags, status, sink, cycles, n);
+}
+
+// whomes: the warp on SM A stores w bytes (4: a partial sector, 32: the whole sector) at the start of
+// each of n lines, then SM B times its loads: which partitions keep a copy of written lines.
+__global__ void write_homes(unsigned* data, unsigned* flags, unsigned* status, unsigned* sink, long long* cycles,
+                            int a, int b, int n, int w) {
+    if (claim(flags, 0, a)) {
+        for (int i = threadIdx.x; i < n; i += 32) {
+            unsigned* p = data + (long long)i * kLineWords;
+            if (w == 4) {
+                p[0] = (unsigned)i + 1;
+            } else {
+                reinterpret_cast<uint4*>(p)[0] = make_uint4((unsigned)i, 1, 2, 3);
+                reinterpret_cast<uint4*>(p)[1] = make_uint4(4, 5, 6, 7);
+            }
+        }
+        __threadfence();
+        __syncwarp();
+        if (threadIdx.x == 0) atomicExch(&flags[2], 1u);
+        return;
+    }
+    if (!claim(flags, 1, b)) return;
+    time_after_signal(data, flags, status, sink, cycles, n);
 }
 
 __global__ void one_sm(unsigned* data, unsigned* flags, unsigned* status, unsigned* sink, int a, int n, long long k,
@@ -139,7 +172,7 @@ int number(const char* s, const char* what, int lo, int hi) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: partition_probe pair:A:B:N:S | ld:A:N:K | red:A:N:K | homes:A:B:N ...\n");
+        std::fprintf(stderr, "usage: partition_probe pair:A:B:N:S | ld:A:N:K | red:A:N:K | homes:A:B:N | whomes:A:B:N:W ...\n");
         return 2;
     }
     CK(cudaEventCreate(&g_e0));
@@ -169,9 +202,14 @@ int main(int argc, char** argv) {
             const int a = number(f[1], "SM A", 0, 1023), b = number(f[2], "SM B", 0, 1023);
             const int n = number(f[3], "N", 32, 1 << 19), s = number(f[4], "S", 0, 3);
             run("pair", pair, grid, block, data, flags, status, sink, a, b, n, s);
-        } else if (nf == 4 && std::strcmp(f[0], "homes") == 0) {
+        } else if ((nf == 4 && std::strcmp(f[0], "homes") == 0) || (nf == 5 && std::strcmp(f[0], "whomes") == 0)) {
             const int a = number(f[1], "SM A", 0, 1023), b = number(f[2], "SM B", 0, 1023);
             const int n = number(f[3], "N", 32, 1 << 19);
+            const int w = nf == 5 ? number(f[4], "W", 4, 32) : 0;
+            if (nf == 5 && w != 4 && w != 32) {
+                std::fprintf(stderr, "partition_probe: W in %s is 4 or 32\n", argv[i]);
+                return 2;
+            }
             long long* cycles;
             CK(cudaMalloc(&cycles, sizeof(long long) * n));
             // Not under Nsight Compute: evict the lines from L2 by writing 256 MB elsewhere first.
@@ -180,7 +218,8 @@ int main(int argc, char** argv) {
             CK(cudaMemset(scratch, 1, 256ll << 20));
             CK(cudaDeviceSynchronize());
             CK(cudaFree(scratch));
-            run("homes", homes, grid, block, data, flags, status, sink, cycles, a, b, n);
+            if (nf == 4) run("homes", homes, grid, block, data, flags, status, sink, cycles, a, b, n);
+            else run("whomes", write_homes, grid, block, data, flags, status, sink, cycles, a, b, n, w);
             long long* host = (long long*)std::malloc(sizeof(long long) * n);
             CK(cudaMemcpy(host, cycles, sizeof(long long) * n, cudaMemcpyDeviceToHost));
             for (int l = 0; l < n; ++l) std::printf("home %d %lld\n", l, host[l]);
