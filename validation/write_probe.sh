@@ -19,10 +19,12 @@
 #       g the suite's r_particles_aos in CTAs of 32-1024 threads, and by one CTA in rounds; a warp's
 #         stores to its own line while another warp loads or stores other lines
 #         (validation/h100/write_probe/g).
+#       h a warp's loads of its present line while another warp stores or loads other lines, with
+#         list g's controls (validation/h100/write_probe/h).
 set -euo pipefail
-out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g]}
+out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h]}
 list=${2:-a}
-case $list in a|b|c|d|e|f|g) ;; *) echo "unknown list $list (a, b, c, d, e, f or g)" >&2; exit 2 ;; esac
+case $list in a|b|c|d|e|f|g|h) ;; *) echo "unknown list $list (a to h)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/probe_common.sh"
@@ -30,6 +32,7 @@ build_probe "$out" write_probe
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum
+metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
 metrics+=,lts__t_requests_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write.sum
 metrics+=,lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum
 metrics+=,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_srcunit_ltcfabric.sum
@@ -49,6 +52,10 @@ elif [ "$list" = g ]; then
     for t in 32 64 128 256 512 1024; do configs+=(particles:$t); done
     configs+=(particles_serial:32 particles_serial:256)   # one CTA: no other CTA storing meanwhile
     configs+=(interfere:0 interfere:1 interfere:2 interfere:3 interfere:0 interfere:1)
+elif [ "$list" = h ]; then
+    # loads of a present line while another warp idles (4), stores into new lines (5), loads new lines (6)
+    for m in 4 5 6 4 5 6; do configs+=(interfere:$m); done
+    configs+=(interfere:0 interfere:3 particles_serial:32 particles_serial:256)   # list g's, as controls
     configs+=(particles:256 particles:32)   # repeats: run-to-run spread
 elif [ "$list" = f ]; then
     configs+=(window:4:0 window:1:0 window:1:1024)

@@ -138,5 +138,33 @@ TEST(H100WriteProbe, StoresMissOnlyWhileOtherWarpsStore) {
   EXPECT_EQ(lone - m3.hit, 196);
 }
 
+// List h: a warp's loads of its present line hit while another warp stores
+// into new lines or loads them; only stores lose hits. Controls repeat list g.
+TEST(H100WriteProbe, LoadsOfAPresentLineDoNotMissWhileOthersStore) {
+  const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/write_probe/h/summary.csv");
+  const int config = t.column("config"), ld = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+            ld_hit = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"),
+            st = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+            st_miss = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum");
+  int interfering = 0;
+  for (const auto& row : t.rows) {
+    const auto cell = [&](int c) { return std::stod(row[static_cast<std::size_t>(c)]); };
+    const std::string c = row[static_cast<std::size_t>(config)];
+    if (c == "interfere:4" || c == "interfere:5" || c == "interfere:6") {
+      ++interfering;
+      EXPECT_EQ(cell(ld_hit), 132 * 64 * 4) << c;  // every re-load of warp 0
+      EXPECT_EQ(cell(ld), c == "interfere:6" ? 132 * 64 * 4 + 528 + 132 * 1024 * 4 : 132 * 64 * 4 + 528) << c;
+      EXPECT_EQ(cell(st), c == "interfere:5" ? 132 * 1024 * 4 : 0) << c;
+    }
+    const std::map<std::string, double> store_misses = {
+        {"particles_serial:32", 0}, {"particles_serial:256", 5900}, {"particles:256", 19872}, {"particles:32", 13496}};
+    if (const auto it = store_misses.find(c); it != store_misses.end()) {
+      EXPECT_EQ(cell(st_miss), it->second) << c;
+      EXPECT_EQ(cell(ld_hit), 245760) << c;
+    }
+  }
+  EXPECT_EQ(interfering, 6);
+}
+
 }  // namespace
 }  // namespace warpscope::test

@@ -40,6 +40,8 @@
 //     (4 sectors each, 64-cycle spins between) while warp 1: 0 does nothing, 1 loads 1,024 new
 //     lines (allocations), 2 loads 8 lines over and over (hits, no allocation), 3 stores into 1,024
 //     new lines. Do other warps' accesses to other lines make a store to a present line miss?
+//     MODE 4-6: warp 0 loads its line 64 times instead (l1tex load hits), while warp 1 does what
+//     MODE 0, 3 or 1 has it do: do loads of a present line miss while another warp stores?
 //
 // Build: nvcc -O3 -arch=sm_90 -o write_probe write_probe.cu
 // Usage: write_probe CONFIG...   e.g.  write_probe spread:4:128:65536 turns:1:2
@@ -186,11 +188,19 @@ __global__ void interfere(unsigned* out, int mode) {
         unsigned* line = out + blockIdx.x * 32;
         unsigned v = line[lane] + 1;
         for (int k = 0; k < 64; ++k) {
-            st_global(line + lane, v + k);
+            if (mode >= 4) {
+                unsigned x;  // ld.global.ca: cached in L1, and the memory clobber keeps it in the loop
+                asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(x) : "l"(line + lane) : "memory");
+                v += x;
+            } else {
+                st_global(line + lane, v + k);
+            }
             spin(64);
         }
+        if (mode >= 4 && v == 0x12345678u) out[1] = v;  // keeps the loads
         return;
     }
+    if (mode >= 4) mode = mode == 4 ? 0 : (mode == 5 ? 3 : 1);  // warp 1 as in MODE 0, 3, 1
     unsigned* region = out + (size_t{1} << 20) + blockIdx.x * (1024 * 32);
     unsigned sum = 0;
     if (mode == 1)
@@ -287,8 +297,8 @@ int main(int argc, char** argv) {
             run("store_window", store_window, dim3(528), dim3(mode == 5 ? 64 : 32), (unsigned*)out, mode, delay);
         } else if (kind == "interfere" && nf == 2) {
             const int mode = (int)std::strtol(fields[1], nullptr, 10);
-            if (mode < 0 || mode > 3) {
-                std::fprintf(stderr, "write_probe: bad %s (MODE 0..3)\n", argv[i]);
+            if (mode < 0 || mode > 6) {
+                std::fprintf(stderr, "write_probe: bad %s (MODE 0..6)\n", argv[i]);
                 return 2;
             }
             run("interfere", interfere, dim3(132), dim3(64), (unsigned*)out, mode);
