@@ -2,8 +2,9 @@
 # write_probe.sh OUTDIR [LIST] -- the store experiments of validation/kernels/write_probe (see its
 # header): partial-sector writes against DRAM traffic, and L1 store hits of sub-word stores with the
 # warps of a CTA storing at once or in turn. Runs every configuration of LIST in one process under
-# Nsight Compute and writes OUTDIR/ncu.csv (raw), OUTDIR/launches.txt (the program's launch order),
-# OUTDIR/summary.csv (one row per launch: configuration and metrics) and OUTDIR/environment.txt.
+# Nsight Compute and writes OUTDIR/ncu.csv (raw), OUTDIR/launches.txt (the program's launch order, from
+# a run without ncu), OUTDIR/ncu_stdout.txt (what the program printed under ncu), OUTDIR/summary.csv
+# (one row per launch: configuration and metrics) and OUTDIR/environment.txt.
 #
 # LIST: a (default) the first survey (validation/h100/write_probe/a): partial sectors over 1K-1M lines,
 #         4/16/32 B per sector, fast and serial issue; the three `turns` modes for 1, 2 and 4 B.
@@ -21,10 +22,13 @@
 #         (validation/h100/write_probe/g).
 #       h a warp's loads of its present line while another warp stores or loads other lines, with
 #         list g's controls (validation/h100/write_probe/h).
+#       i the suite's r_spmv_csr_vector on the whole GPU, by one warp, by one CTA (write_probe/i).
+#       j two warps loading one line at once: the same, overlapping or disjoint sectors (write_probe/j).
+#       k the suite's r_spmv_csr_vector three times, each run's CTA placement in launches.txt (write_probe/k).
 set -euo pipefail
-out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h]}
+out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h|i|j|k]}
 list=${2:-a}
-case $list in a|b|c|d|e|f|g|h) ;; *) echo "unknown list $list (a to h)" >&2; exit 2 ;; esac
+case $list in a|b|c|d|e|f|g|h|i|j|k) ;; *) echo "unknown list $list (a to k)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/probe_common.sh"
@@ -52,11 +56,22 @@ elif [ "$list" = g ]; then
     for t in 32 64 128 256 512 1024; do configs+=(particles:$t); done
     configs+=(particles_serial:32 particles_serial:256)   # one CTA: no other CTA storing meanwhile
     configs+=(interfere:0 interfere:1 interfere:2 interfere:3 interfere:0 interfere:1)
+    configs+=(particles:256 particles:32)   # repeats: run-to-run spread
 elif [ "$list" = h ]; then
     # loads of a present line while another warp idles (4), stores into new lines (5), loads new lines (6)
     for m in 4 5 6 4 5 6; do configs+=(interfere:$m); done
     configs+=(interfere:0 interfere:3 particles_serial:32 particles_serial:256)   # list g's, as controls
-    configs+=(particles:256 particles:32)   # repeats: run-to-run spread
+    configs+=(particles:256 particles:32)
+elif [ "$list" = i ]; then
+    # the suite's SpMV (vector) on the whole GPU, by one warp, by one CTA of 8 warps
+    configs+=(spmv:256 spmv_serial:32 spmv_serial:256 spmv:32 spmv:256 spmv_serial:32)
+    configs+=(particles:256 particles:32)   # list g's, as controls
+elif [ "$list" = j ]; then
+    # two warps' loads of one line at the same time: same, overlapping, disjoint sectors; late
+    for m in 0 1 2 3 0 1 2 3; do configs+=(overlap:$m); done
+elif [ "$list" = k ]; then
+    # the suite's SpMV with the placement of each run printed (launches.txt), three times
+    configs+=(spmv:256 spmv:256 spmv:256)
 elif [ "$list" = f ]; then
     configs+=(window:4:0 window:1:0 window:1:1024)
     for mode in 0 2 3 5; do
@@ -90,6 +105,6 @@ else
     configs+=(spread_serial:4:128:16384 spread_serial:4:128:32768 spread_serial:4:128:131072)
 fi
 "$out/write_probe" "${configs[@]}" >"$out/launches.txt"
-ncu --csv --log-file "$out/ncu.csv" --metrics "$metrics" "$out/write_probe" "${configs[@]}" >/dev/null
+ncu --csv --log-file "$out/ncu.csv" --metrics "$metrics" "$out/write_probe" "${configs[@]}" >"$out/ncu_stdout.txt"
 python3 "$here/tools/probe_summary.py" "$out/launches.txt" "$out/ncu.csv" >"$out/summary.csv"
 echo "write_probe: ${#configs[@]} launches -> $out/summary.csv"

@@ -166,5 +166,37 @@ TEST(H100WriteProbe, LoadsOfAPresentLineDoNotMissWhileOthersStore) {
   EXPECT_EQ(interfering, 6);
 }
 
+// Lists i and j: the SpMV's L1 load hits by placement of its rows, and two
+// warps' loads of one line at once.
+TEST(H100WriteProbe, SpmvHitsDependOnWhichRowsShareAnSm) {
+  const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/write_probe/i/summary.csv");
+  const int config = t.column("config"), ld = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+            hit = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum");
+  std::map<std::string, std::vector<double>> hits;
+  for (const auto& row : t.rows) {
+    const std::string c = row[static_cast<std::size_t>(config)];
+    if (c.rfind("spmv", 0) != 0) continue;
+    EXPECT_EQ(std::stod(row[static_cast<std::size_t>(ld)]), 232050) << c;
+    hits[c].push_back(std::stod(row[static_cast<std::size_t>(hit)]));
+  }
+  EXPECT_EQ(hits["spmv:256"], (std::vector<double>{89061, 88726}));
+  EXPECT_EQ(hits["spmv:32"], (std::vector<double>{41046}));
+  EXPECT_EQ(hits["spmv_serial:32"], (std::vector<double>{192724, 192724}));
+  EXPECT_EQ(hits["spmv_serial:256"], (std::vector<double>{192724}));
+}
+
+TEST(H100WriteProbe, ASectorAnotherWarpsFillHasInFlightIsAHit) {
+  const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/write_probe/j/summary.csv");
+  const int config = t.column("config"), hit = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"),
+            ld = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  const std::map<std::string, double> want = {{"overlap:0", 1056}, {"overlap:1", 528}, {"overlap:2", 0}, {"overlap:3", 528}};
+  ASSERT_EQ(t.rows.size(), 8u);
+  for (const auto& row : t.rows) {
+    const std::string c = row[static_cast<std::size_t>(config)];
+    EXPECT_EQ(std::stod(row[static_cast<std::size_t>(ld)]), 528 * 2 * 2) << c;  // two warps, two sectors each
+    EXPECT_EQ(std::stod(row[static_cast<std::size_t>(hit)]), want.at(c)) << c;
+  }
+}
+
 }  // namespace
 }  // namespace warpscope::test

@@ -300,25 +300,10 @@ int main()
 
     // spmv
     {
-        std::vector<int> rowptr(kRows + 1), col;
-        std::vector<float> val;
-        uint32_t s = 7u;
-        for (int r = 0; r < kRows; ++r) {
-            rowptr[r] = (int)col.size();
-            s = s * 1664525u + 1013904223u;
-            const int nnz = 1 + (int)((s >> 10) % 16);
-            for (int k = 0; k < nnz; ++k) {
-                s = s * 1664525u + 1013904223u;
-                int c = r - 512 + (int)((s >> 8) % 1024);
-                c = c < 0 ? c + kRows : (c >= kRows ? c - kRows : c);
-                col.push_back(c);
-                val.push_back((float)((s >> 4) & 15) * 0.25f);
-            }
-        }
-        rowptr[kRows] = (int)col.size();
-        int* drp = (int*)keep(upload(rowptr));
-        int* dcol = (int*)keep(upload(col));
-        float* dval = (float*)keep(upload(val));
+        const CsrMatrix a = spmv_matrix(kRows);
+        int* drp = (int*)keep(upload(a.rowptr));
+        int* dcol = (int*)keep(upload(a.col));
+        float* dval = (float*)keep(upload(a.val));
         float* dx = (float*)keep(upload(pattern(kRows, 6)));
         float* dy = (float*)keep(upload(std::vector<float>(kRows, 0.f)));
         RUN(r_spmv_csr_scalar, kRows / 256, 256, (const int*)drp, (const int*)dcol, (const float*)dval,

@@ -1,11 +1,14 @@
 // suite_common.cuh -- what the validation suite's applications share: error checking and
-// run(), which launches one kernel once and prints "kernel NAME ms=T" (its CUDA-event time).
+// run(), which launches one kernel once and prints "kernel NAME ms=T" (its CUDA-event time); and
+// the SpMV matrix that realistic.cu and the write probe both use.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 #define CK(x)                                                                                          \
     do {                                                                                               \
@@ -29,4 +32,32 @@ static void run(const char* name, K kernel, dim3 grid, dim3 block, A... args)
     float ms = 0.f;
     CK(cudaEventElapsedTime(&ms, g_e0, g_e1));
     std::printf("kernel %s ms=%.4f\n", name, ms);
+}
+
+// realistic.cu's CSR matrix: `rows` rows of 1-16 non-zeros, columns within 512 of the diagonal
+// (wrapping), deterministic.
+struct CsrMatrix {
+    std::vector<int> rowptr, col;
+    std::vector<float> val;
+};
+
+static CsrMatrix spmv_matrix(int rows)
+{
+    CsrMatrix m;
+    m.rowptr.resize((size_t)rows + 1);
+    uint32_t s = 7u;
+    for (int r = 0; r < rows; ++r) {
+        m.rowptr[r] = (int)m.col.size();
+        s = s * 1664525u + 1013904223u;
+        const int nnz = 1 + (int)((s >> 10) % 16);
+        for (int k = 0; k < nnz; ++k) {
+            s = s * 1664525u + 1013904223u;
+            int c = r - 512 + (int)((s >> 8) % 1024);
+            c = c < 0 ? c + rows : (c >= rows ? c - rows : c);
+            m.col.push_back(c);
+            m.val.push_back((float)((s >> 4) & 15) * 0.25f);
+        }
+    }
+    m.rowptr[rows] = (int)m.col.size();
+    return m;
 }

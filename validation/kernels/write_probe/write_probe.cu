@@ -42,6 +42,16 @@
 //     new lines. Do other warps' accesses to other lines make a store to a present line miss?
 //     MODE 4-6: warp 0 loads its line 64 times instead (l1tex load hits), while warp 1 does what
 //     MODE 0, 3 or 1 has it do: do loads of a present line miss while another warp stores?
+//     `spmv THREADS` / `spmv_serial THREADS` -- the suite's r_spmv_csr_vector (its matrix: 16,384
+//     rows of 1-16 non-zeros near the diagonal; a warp per row) on the whole GPU in CTAs of THREADS,
+//     or by one CTA of THREADS whose warps take the rows in turn: do its L1 load misses beyond the
+//     first touch of each sector need other warps at the same time? `spmv` prints each CTA's SM
+//     ("cta I sm S"): the placement of that very run, to replay its trace with.
+//     `overlap MODE` -- 528 CTAs of two warps, each CTA on its own line (nothing cached): warp 0's
+//     lanes 0-15 load words 0-15 (sectors 0 and 1) while warp 1's load, at the same time, words
+//     0-15 (MODE 0: the same sectors), 8-23 (1: sectors 1 and 2), 16-31 (2: sectors 2 and 3), or
+//     8-23 after a 4,096-cycle spin (3: sector 1 long since filled). Is a sector another warp's
+//     fill has in flight a hit (the model's count) when the requests are not the same?
 //
 // Build: nvcc -O3 -arch=sm_90 -o write_probe write_probe.cu
 // Usage: write_probe CONFIG...   e.g.  write_probe spread:4:128:65536 turns:1:2
@@ -52,7 +62,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
+#include "../probe_device.cuh"
 #include "../suite/suite_common.cuh"
 
 namespace {
@@ -212,6 +224,52 @@ __global__ void interfere(unsigned* out, int mode) {
     if (sum == 0x12345678u) out[0] = sum;  // keeps the loads
 }
 
+__global__ void overlap(unsigned* out, int mode) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned* line = out + blockIdx.x * 32;
+    if (lane >= 16) return;
+    int word = lane;
+    if (warp == 1) {
+        word = lane + (mode == 0 ? 0 : mode == 2 ? 16 : 8);
+        if (mode == 3) spin(4096);
+    }
+    unsigned x;
+    asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(x) : "l"(line + word) : "memory");
+    if (x == 0x12345678u) out[1] = x;  // keeps the load
+}
+
+constexpr int kSpmvRows = 16384;
+
+// realistic.cu's r_spmv_csr_vector, a warp per row, rows taken in turn by the grid's warps.
+// `smids` (optional): each CTA writes the SM it ran on there.
+__global__ void spmv_vector(const int* rowptr, const int* col, const float* val, const float* x, float* y, int* smids) {
+    const int lane = threadIdx.x & 31;
+    if (smids != nullptr && threadIdx.x == 0) smids[blockIdx.x] = (int)smid();
+    const int warps = (int)(gridDim.x * blockDim.x) >> 5;
+    for (int r = (int)(blockIdx.x * blockDim.x + threadIdx.x) >> 5; r < kSpmvRows; r += warps) {
+        float s = 0.f;
+        const int e = rowptr[r + 1];
+        for (int j = rowptr[r] + lane; j < e; j += 32) s += val[j] * x[col[j]];
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+        if (lane == 0) y[r] = s;
+    }
+}
+
+// realistic.cu's matrix and x, uploaded into `out`: rowptr at 0, col at 1 MB, val at 2 MB, x at 3 MB,
+// y at 4 MB.
+void upload_spmv(char* out) {
+    const CsrMatrix m = spmv_matrix(kSpmvRows);
+    const std::vector<int>& rowptr = m.rowptr;
+    const std::vector<int>& col = m.col;
+    const std::vector<float>& val = m.val;
+    std::vector<float> x(kSpmvRows, 1.f);
+    CK(cudaMemcpy(out, rowptr.data(), rowptr.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(out + (1 << 20), col.data(), col.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(out + (2 << 20), val.data(), val.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(out + (3 << 20), x.data(), x.size() * sizeof(float), cudaMemcpyHostToDevice));
+}
+
 long long number(const char* s, const char* what) {
     char* end = nullptr;
     const long long v = std::strtoll(s, &end, 10);
@@ -226,7 +284,7 @@ long long number(const char* s, const char* what) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE ...\n");
+        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE | spmv[_serial]:THREADS | overlap:MODE ...\n");
         return 2;
     }
     CK(cudaEventCreate(&g_e0));
@@ -302,6 +360,29 @@ int main(int argc, char** argv) {
                 return 2;
             }
             run("interfere", interfere, dim3(132), dim3(64), (unsigned*)out, mode);
+        } else if (kind == "overlap" && nf == 2) {
+            const int mode = (int)std::strtol(fields[1], nullptr, 10);
+            if (mode < 0 || mode > 3) {
+                std::fprintf(stderr, "write_probe: bad %s (MODE 0..3)\n", argv[i]);
+                return 2;
+            }
+            run("overlap", overlap, dim3(528), dim3(64), (unsigned*)out, mode);
+        } else if ((kind == "spmv" || kind == "spmv_serial") && nf == 2) {
+            const long long threads = number(fields[1], "threads");
+            if (threads < 32 || threads > 1024 || threads % 32 != 0 || (kSpmvRows * 32) % threads != 0) {
+                std::fprintf(stderr, "write_probe: bad %s (THREADS a multiple of 32, at most 1024)\n", argv[i]);
+                return 2;
+            }
+            upload_spmv(out);
+            const dim3 grid(kind == "spmv" ? (unsigned)(kSpmvRows * 32 / threads) : 1u);
+            int* smids = kind == "spmv" ? (int*)(out + (5 << 20)) : nullptr;
+            run("spmv_vector", spmv_vector, grid, dim3((unsigned)threads), (const int*)out, (const int*)(out + (1 << 20)),
+                (const float*)(out + (2 << 20)), (const float*)(out + (3 << 20)), (float*)(out + (4 << 20)), smids);
+            if (smids != nullptr) {  // "cta I sm S" per CTA: the placement of this run
+                std::vector<int> host(grid.x);
+                CK(cudaMemcpy(host.data(), smids, sizeof(int) * grid.x, cudaMemcpyDeviceToHost));
+                for (unsigned c = 0; c < grid.x; ++c) std::printf("cta %u sm %d\n", c, host[c]);
+            }
         } else if ((kind == "particles" || kind == "particles_serial") && nf == 2) {
             const long long threads = number(fields[1], "threads");
             if (threads < 32 || threads > 1024 || threads % 32 != 0 || 65536 % threads != 0) {
