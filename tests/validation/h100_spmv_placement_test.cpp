@@ -86,6 +86,34 @@ TEST(H100SpmvPlacement, TheProfiledRunsPlacementExplainsItsL1Hits) {
     return a.cta * 8u + a.warp < b.cta * 8u + b.warp;  // row order
   });
   EXPECT_EQ(hits(serial, [](const WarpAccess&) { return 0; }), 192724u);
+  // Pairs of CTAs on one SM whose x windows overlap (rows within 1,024: CTAs within 128): the
+  // tracer's placement has more than twice as many as the profiled runs'.
+  const auto close_pairs = [&k](auto sm_of) {
+    std::map<int, std::vector<std::uint32_t>> by_sm;
+    std::map<std::uint32_t, bool> seen;
+    for (const WarpAccess& r : k.recs)
+      if (!seen[r.cta]) {
+        seen[r.cta] = true;
+        by_sm[sm_of(r)].push_back(r.cta);
+      }
+    int pairs = 0;
+    for (auto& [sm, ctas] : by_sm) {
+      std::sort(ctas.begin(), ctas.end());
+      for (std::size_t i = 0; i < ctas.size(); ++i)
+        for (std::size_t j = i + 1; j < ctas.size() && ctas[j] - ctas[i] <= 128; ++j) ++pairs;
+    }
+    return pairs;
+  };
+  EXPECT_EQ(close_pairs([](const WarpAccess& r) { return static_cast<int>(r.sm); }), 2358);
+  // Round robin (CTA c on SM c mod 132, what analyze does without SM ids): no such pair.
+  const auto round_robin = [](const WarpAccess& r) { return static_cast<int>(r.cta % 132); };
+  EXPECT_EQ(close_pairs(round_robin), 0);
+  EXPECT_EQ(hits(k, round_robin), 81765u);
+  const int profiled_pairs[] = {947, 1013, 1018};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& place = runs[i];
+    EXPECT_EQ(close_pairs([&place](const WarpAccess& r) { return place.at(r.cta); }), profiled_pairs[i]);
+  }
   const CsvTable t = read_csv(kProbe + "summary.csv");
   const int hit = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"),
             sectors = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
