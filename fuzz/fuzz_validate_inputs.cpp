@@ -15,6 +15,7 @@
 
 #include "validate/compare.hpp"
 #include "validate/environment.hpp"
+#include "validate/kernel_name.hpp"
 #include "validate/ncu_csv.hpp"
 #include "validate/tolerances.hpp"
 #include "warpscope/error.hpp"
@@ -74,7 +75,7 @@ void check_rows(const NcuLaunch& launch, const Tolerances& tol, const std::strin
   for (int which = 0; which < 2; ++which) {
     LaunchContext ctx;
     ctx.app = "app";
-    const std::string base = launch.kernel.substr(0, launch.kernel.find('('));
+    const std::string base = kernel_identifier(launch.kernel);  // as validate_dir names it
     ctx.kernel = base;
     ctx.csv_file = &csv_file;
     try {

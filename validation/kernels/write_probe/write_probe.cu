@@ -171,9 +171,8 @@ struct Particle {
     float x, y, z, vx, vy, vz;
 };
 
-// realistic.cu's r_particles_aos, with the CTA size as the launch chooses.
-__global__ void particles_aos(Particle* p, float dt) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+// realistic.cu's r_particles_aos body for particle i (its six loads, then x, y, z stored back).
+__device__ __forceinline__ void advance(Particle* p, int i, float dt) {
     Particle q = p[i];
     q.x += q.vx * dt;
     q.y += q.vy * dt;
@@ -181,16 +180,12 @@ __global__ void particles_aos(Particle* p, float dt) {
     p[i] = q;
 }
 
+// realistic.cu's r_particles_aos, with the CTA size as the launch chooses.
+__global__ void particles_aos(Particle* p, float dt) { advance(p, blockIdx.x * blockDim.x + threadIdx.x, dt); }
+
 // The same work by one CTA, 65,536 / blockDim.x rounds: no other CTA's stores at the same time.
 __global__ void particles_aos_serial(Particle* p, float dt) {
-    for (int base = 0; base < 65536; base += blockDim.x) {
-        const int i = base + threadIdx.x;
-        Particle q = p[i];
-        q.x += q.vx * dt;
-        q.y += q.vy * dt;
-        q.z += q.vz * dt;
-        p[i] = q;
-    }
+    for (int base = 0; base < 65536; base += blockDim.x) advance(p, base + threadIdx.x, dt);
 }
 
 // Warp 0's lines: out + 32 * blockIdx.x words; warp 1's: its own 1,024-line (128 KB) region per CTA.
@@ -201,9 +196,7 @@ __global__ void interfere(unsigned* out, int mode) {
         unsigned v = line[lane] + 1;
         for (int k = 0; k < 64; ++k) {
             if (mode >= 4) {
-                unsigned x;  // ld.global.ca: cached in L1, and the memory clobber keeps it in the loop
-                asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(x) : "l"(line + lane) : "memory");
-                v += x;
+                v += ld_ca(line + lane);
             } else {
                 st_global(line + lane, v + k);
             }
@@ -233,8 +226,7 @@ __global__ void overlap(unsigned* out, int mode) {
         word = lane + (mode == 0 ? 0 : mode == 2 ? 16 : 8);
         if (mode == 3) spin(4096);
     }
-    unsigned x;
-    asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(x) : "l"(line + word) : "memory");
+    const unsigned x = ld_ca(line + word);
     if (x == 0x12345678u) out[1] = x;  // keeps the load
 }
 

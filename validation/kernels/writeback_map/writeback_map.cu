@@ -49,10 +49,8 @@ __global__ void time_lines(const char* out, int skip, long long n, long long* cy
     __shared__ volatile unsigned seen;
     unsigned sum = 0;
     for (long long i = 0; i < n; ++i) {
-        const long long start = clock_now();
-        const unsigned v = ld_cg(reinterpret_cast<const unsigned*>(out + offset_of(i, skip)));
-        seen = v;
-        cycles[i] = clock_now() - start;
+        unsigned v;
+        cycles[i] = timed_ld_cg(reinterpret_cast<const unsigned*>(out + offset_of(i, skip)), seen, v);
         sum += v;
     }
     sink[1] = sum;
