@@ -25,10 +25,12 @@
 #       i the suite's r_spmv_csr_vector on the whole GPU, by one warp, by one CTA (write_probe/i).
 #       j two warps loading one line at once: the same, overlapping or disjoint sectors (write_probe/j).
 #       k the suite's r_spmv_csr_vector three times, each run's CTA placement in launches.txt (write_probe/k).
+#       l which warps' concurrent stores cost hits: new lines shared by warps of one or of several SM
+#         sub-partitions, stores spaced 0-1024 cycles apart; stores to present lines (write_probe/l).
 set -euo pipefail
-out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h|i|j|k]}
+out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h|i|j|k|l]}
 list=${2:-a}
-case $list in a|b|c|d|e|f|g|h|i|j|k) ;; *) echo "unknown list $list (a to k)" >&2; exit 2 ;; esac
+case $list in a|b|c|d|e|f|g|h|i|j|k|l) ;; *) echo "unknown list $list (a to l)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/probe_common.sh"
@@ -69,6 +71,21 @@ elif [ "$list" = i ]; then
 elif [ "$list" = j ]; then
     # two warps' loads of one line at the same time: same, overlapping, disjoint sectors; late
     for m in 0 1 2 3 0 1 2 3; do configs+=(overlap:$m); done
+elif [ "$list" = l ]; then
+    # new lines, 1 B per lane (four warps per line): four sub-partitions, one, two; 2 and 8 warps
+    configs+=(slots gst:1:0000000f gst:1:00001111 gst:1:00000033 gst:1:00000003 gst:1:00000011)
+    configs+=(gst:1:000000ff gst:1:11111111 gst:1:ffffffff)
+    # 2 B per lane (two warps per line)
+    configs+=(gst:2:00000003 gst:2:00000011 gst:2:000000ff gst:2:11111111 gst:2:ffffffff)
+    # the four warps of a line stored k x SPIN cycles apart
+    for sp in 2 4 8 16 32 64 128 256 1024; do configs+=(gst:1:0000000f:$sp); done
+    for sp in 4 16 64 256; do configs+=(gst:1:00001111:$sp); done
+    # stores to present lines, 16 each: 1, 2, 4, 8, 32 warps; one sub-partition or several
+    configs+=(pst:00000001:16 pst:00000003:16 pst:00000011:16 pst:0000000f:16 pst:00001111:16)
+    configs+=(pst:000000ff:16 pst:11111111:16 pst:ffffffff:16)
+    # repeats: run-to-run spread
+    configs+=(gst:1:0000000f gst:1:00001111 gst:1:ffffffff pst:000000ff:16 pst:11111111:16 pst:ffffffff:16)
+    configs+=(turns:1:0 turns:2:0)   # list a's anchors (the suite kernels' shape)
 elif [ "$list" = k ]; then
     # the suite's SpMV with the placement of each run printed (launches.txt), three times
     configs+=(spmv:256 spmv:256 spmv:256)

@@ -6,8 +6,10 @@
 // line (9.0): every sector of the store once its line's tag is present, also
 // sectors nobody wrote: g_st1_every4th_lane (validation/h100/suite; four warps
 // write 8 B each into four different sectors of one line) has 74.5% hits, the
-// three of four warps that find the tag. A store that arrives while the line's
-// allocation is still in flight misses on the H100; the model has no timing,
+// three of four warps that find the tag; four warps storing into one new line
+// at once also hit so (validation/h100/write_probe list l). Several lines
+// stored at once, or many warps' stores to present lines, lose some hits on
+// the H100, as many as the program's timing makes it; the model has no timing,
 // so its count is the upper bound (docs/VALIDATION.md).
 #pragma once
 

@@ -4,9 +4,10 @@
 // When the warps of a CTA store one at a time (a barrier between them, MODE 1 and 2)
 // the H100 counts exactly what sm_90's l1.store_hit = "line" rule says: every
 // sector of a store whose line's tag is present is a hit. When they store at once
-// (MODE 0, the suite's g_st1/g_st2_coalesced) it counts fewer, and a different
-// number on each run: the stores that reach a line while its allocation is in
-// flight miss, which an untimed model cannot see. The model is the upper bound.
+// (MODE 0, the suite's g_st1/g_st2_coalesced) it counts fewer, as many fewer as the
+// program's timing makes it, which an untimed model cannot see: the model is the
+// upper bound. List l narrows it down: four warps storing into one new line at
+// once count exactly as the rule says; several lines stored at once lose hits.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -70,6 +71,55 @@ TEST(H100StoreTurns, StoresInTurnHitAsTheLineRuleSays) {
   EXPECT_EQ(model_in_turn(1).first, 1536u);
   EXPECT_EQ(model_in_turn(2).first, 2048u);
   EXPECT_EQ(model_in_turn(4).first, 0u);
+}
+
+// write_probe list l, `gst:E:MASK`: 132 CTAs (one per SM) of 32 warps; the k-th warp
+// of MASK stores E bytes per lane at its CTA's 4 KB region + 32 k E. The model's
+// L1 store sector hits over the 132 CTAs.
+double model_group_store(unsigned e, std::uint32_t mask) {
+  auto m = memory("sm_90");
+  constexpr std::uint64_t kOut = 0x7f0000000000;
+  for (std::uint32_t cta = 0; cta < 132; ++cta) {
+    unsigned k = 0;
+    for (std::uint16_t warp = 0; warp < 32; ++warp) {
+      if (((mask >> warp) & 1u) == 0) continue;
+      WarpAccess a = make({Space::Global, Op::Store, e}, [&](int lane) {
+        return kOut + std::uint64_t{cta} * 4096 + (std::uint64_t{k} * 32 + static_cast<unsigned>(lane)) * e;
+      });
+      a.cta = cta;
+      a.warp = warp;
+      m->access(a, static_cast<int>(cta));
+      ++k;
+    }
+  }
+  return static_cast<double>(m->kernel_counters().global_st.sector_hits);
+}
+
+// Four warps storing into one new line at once count as the rule says, whatever the SM
+// sub-partitions and spacing; several lines at once lose hits on the H100, never gain.
+TEST(H100StoreTurns, OneNewLineStoredByFourWarpsAtOnceMatchesTheRule) {
+  const auto hw = measured("l/summary.csv");
+  ASSERT_FALSE(hw.empty()) << "validation/h100/write_probe/l/summary.csv";
+  const std::string hit = "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum";
+  for (const char* c : {"gst:1:0000000f", "gst:1:00001111", "gst:1:00000003", "gst:1:00000011", "gst:2:00000003",
+                        "gst:2:00000011", "gst:1:0000000f:16", "gst:1:0000000f:1024", "gst:1:00001111:256"}) {
+    const std::string cfg = c;
+    const unsigned e = static_cast<unsigned>(cfg[4] - '0');
+    const auto mask = static_cast<std::uint32_t>(std::stoul(cfg.substr(6, 8), nullptr, 16));
+    ASSERT_TRUE(hw.count(cfg)) << cfg;
+    EXPECT_EQ(hw.at(cfg).at(hit), model_group_store(e, mask)) << cfg;
+  }
+  for (const char* c : {"gst:1:000000ff", "gst:1:11111111", "gst:1:ffffffff", "gst:2:000000ff", "gst:2:11111111",
+                        "gst:2:ffffffff"}) {
+    const std::string cfg = c;
+    const unsigned e = static_cast<unsigned>(cfg[4] - '0');
+    const auto mask = static_cast<std::uint32_t>(std::stoul(cfg.substr(6, 8), nullptr, 16));
+    EXPECT_LT(hw.at(cfg).at(hit), model_group_store(e, mask)) << cfg;
+  }
+  // Worked by hand: 4 warps, 1 B: 3 hits per CTA; 8 warps: 6; 32 warps, 2 B: 32.
+  EXPECT_EQ(model_group_store(1, 0x0000000fu), 3 * 132);
+  EXPECT_EQ(model_group_store(1, 0x11111111u), 6 * 132);
+  EXPECT_EQ(model_group_store(2, 0xffffffffu), 32 * 132);
 }
 
 }  // namespace

@@ -16,13 +16,16 @@ REASONS = [
      "model's one per store instruction, a number that varies between runs"),
     (("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit", "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss"),
      "store hits above the H100: the model counts every sector of a store to a line whose tag is "
-     "present (l1.store_hit = line), an upper bound; the H100 misses stores to present lines while "
-     "other warps store at the same time (most when neighbouring warps store into one line at once), "
-     "which the untimed model cannot see. Measured (validation/h100/write_probe): the same stores issued "
-     "one warp at a time hit exactly as the model counts; issued at once they hit less, by an amount that "
-     "depends on timing (1 B: 50.3%, 52.1%, 52.6% in three runs of the suite, validation/h100/suite_repeats; "
-     "61.3% in the probe's program); a warp alone never misses a present line, also not right after its "
-     "own allocating store, and other warps' loads cost it nothing (lists f and g)"),
+     "present (l1.store_hit = line), an upper bound; the H100 misses some while many warps store at "
+     "once, as many as the program's instruction timing makes it, which the untimed model cannot see. "
+     "Measured (validation/h100/write_probe): stores issued one warp at a time hit exactly as the "
+     "model counts, and so do four warps storing into one new line at once, from one SM sub-partition "
+     "or four, 0-1,024 cycles apart (list l); several new lines stored at once, or 32 warps storing to "
+     "their loaded lines, lose hits (list l: 8 warps of one sub-partition into 2 lines 50.9% against "
+     "75%; 16 stores by each of 32 warps 80-81%); the suite's g_st1 stores hit 50.3/52.1/52.6% in "
+     "three runs (validation/h100/suite_repeats) and 61.3/64.1% in the probe's program, whose kernel "
+     "adds only a branch on a parameter: reproducible per program, set by its timing; a warp alone "
+     "never misses a present line, and other warps' loads cost it nothing (lists f, g, h)"),
     (("l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_hit",),
      "local store hits: the H100 counts 41% of the local stores of the spilling kernel as hits: the "
      "warps of later CTAs reuse the local windows of the warp slots they take (memory/local_windows.hpp; "

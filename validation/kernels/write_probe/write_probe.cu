@@ -47,6 +47,17 @@
 //     or by one CTA of THREADS whose warps take the rows in turn: do its L1 load misses beyond the
 //     first touch of each sector need other warps at the same time? `spmv` prints each CTA's SM
 //     ("cta I sm S"): the placement of that very run, to replay its trace with.
+//  4. Which warps' concurrent stores cost hits (session 11; the suite's store hit rates are stable to
+//     1-2 points over three runs, so a rule, not noise, decides them): 132 CTAs of 1,024 threads (one
+//     per SM), of which the warps in the 32-bit mask MASK take part (warp w sits on SM sub-partition
+//     w % 4; `slots` prints each warp's %warpid to check). All start after a barrier.
+//     `gst E MASK [SPIN]` -- the k-th taking part stores E bytes per lane at region + (32 k + lane) E,
+//     so 128 / (32 E) consecutive ones share a new line, after a spin of k x SPIN cycles: one
+//     sub-partition (MASK 11111111) against four (000000ff), and how far apart two warps' stores
+//     must be for the later one to find the line.
+//     `pst MASK N` -- each taking part loads its own line, then stores to it (4 sectors) N times:
+//     stores to present lines, with the other warps storing to theirs from the same or other
+//     sub-partitions.
 //     `overlap MODE` -- 528 CTAs of two warps, each CTA on its own line (nothing cached): warp 0's
 //     lanes 0-15 load words 0-15 (sectors 0 and 1) while warp 1's load, at the same time, words
 //     0-15 (MODE 0: the same sectors), 8-23 (1: sectors 1 and 2), 16-31 (2: sectors 2 and 3), or
@@ -230,6 +241,46 @@ __global__ void overlap(unsigned* out, int mode) {
     if (x == 0x12345678u) out[1] = x;  // keeps the load
 }
 
+__device__ __forceinline__ unsigned warp_slot() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(r));
+    return r;
+}
+
+// Rank of `warp` among the warps in `mask` (-1: not taking part).
+__device__ __forceinline__ int rank_in(unsigned mask, int warp) {
+    return ((mask >> warp) & 1u) ? __popc(mask & ((1u << warp) - 1u)) : -1;
+}
+
+// `slots`: each warp of a 1,024-thread CTA writes its %warpid (launched on its own, so that these
+// stores stay out of the gst counts).
+__global__ void warp_slots(unsigned* slots) {
+    if ((threadIdx.x & 31) == 0) slots[threadIdx.x >> 5] = warp_slot();
+}
+
+// gst: each CTA's region is 4 KB (32 lines).
+template <class T>
+__global__ void group_store(T* out, unsigned mask, long long spin_per_rank) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int k = rank_in(mask, warp);
+    T* region = out + blockIdx.x * (4096 / sizeof(T));
+    __syncthreads();
+    if (k < 0) return;
+    spin(k * spin_per_rank);
+    region[k * 32 + lane] = (T)(k * 32 + lane + 1);
+}
+
+// pst: the k-th taking part owns line k of its CTA's 4 KB region.
+__global__ void present_store(unsigned* out, unsigned mask, int n) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int k = rank_in(mask, warp);
+    unsigned* line = out + blockIdx.x * 1024 + (k < 0 ? 0 : k) * 32;
+    unsigned v = k < 0 ? 0 : ld_ca(line + lane) + 1;
+    __syncthreads();
+    if (k < 0) return;
+    for (int i = 0; i < n; ++i) st_global(line + lane, v + i);
+}
+
 constexpr int kSpmvRows = 16384;
 
 // realistic.cu's r_spmv_csr_vector, a warp per row, rows taken in turn by the grid's warps.
@@ -276,7 +327,7 @@ long long number(const char* s, const char* what) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE | spmv[_serial]:THREADS | overlap:MODE ...\n");
+        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE | spmv[_serial]:THREADS | overlap:MODE | gst:E:MASK[:SPIN] | pst:MASK:N | slots ...\n");
         return 2;
     }
     CK(cudaEventCreate(&g_e0));
@@ -352,6 +403,38 @@ int main(int argc, char** argv) {
                 return 2;
             }
             run("interfere", interfere, dim3(132), dim3(64), (unsigned*)out, mode);
+        } else if (kind == "slots" && nf == 1) {
+            unsigned* slots = (unsigned*)out;
+            run("warp_slots", warp_slots, dim3(1), dim3(1024), slots);
+            unsigned host[32];
+            CK(cudaMemcpy(host, slots, sizeof host, cudaMemcpyDeviceToHost));
+            std::printf("warpid");
+            for (unsigned w : host) std::printf(" %u", w);
+            std::printf("\n");
+        } else if ((kind == "gst" && (nf == 3 || nf == 4)) || (kind == "pst" && nf == 3)) {
+            const unsigned mask = (unsigned)std::strtoul(fields[kind == "gst" ? 2 : 1], nullptr, 16);
+            if (mask == 0) {
+                std::fprintf(stderr, "write_probe: bad %s (MASK: a non-zero hex mask of the 32 warps)\n", argv[i]);
+                return 2;
+            }
+            if (kind == "gst") {
+                const long long e = number(fields[1], "element size");
+                const long long spin_per_rank = nf == 4 ? std::strtoll(fields[3], nullptr, 10) : 0;
+                if ((e != 1 && e != 2 && e != 4) || spin_per_rank < 0 || spin_per_rank > 100000) {
+                    std::fprintf(stderr, "write_probe: bad %s (E in 1/2/4, SPIN 0..100000 cycles)\n", argv[i]);
+                    return 2;
+                }
+                if (e == 1) run("group_store1", group_store<unsigned char>, dim3(132), dim3(1024), (unsigned char*)out, mask, spin_per_rank);
+                if (e == 2) run("group_store2", group_store<unsigned short>, dim3(132), dim3(1024), (unsigned short*)out, mask, spin_per_rank);
+                if (e == 4) run("group_store4", group_store<unsigned int>, dim3(132), dim3(1024), (unsigned int*)out, mask, spin_per_rank);
+            } else {
+                const long long n = number(fields[2], "count");
+                if (n > 4096) {
+                    std::fprintf(stderr, "write_probe: bad %s (N 1..4096)\n", argv[i]);
+                    return 2;
+                }
+                run("present_store", present_store, dim3(132), dim3(1024), (unsigned*)out, mask, (int)n);
+            }
         } else if (kind == "overlap" && nf == 2) {
             const int mode = (int)std::strtol(fields[1], nullptr, 10);
             if (mode < 0 || mode > 3) {
