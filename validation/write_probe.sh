@@ -27,10 +27,11 @@
 #       k the suite's r_spmv_csr_vector three times, each run's CTA placement in launches.txt (write_probe/k).
 #       l which warps' concurrent stores cost hits: new lines shared by warps of one or of several SM
 #         sub-partitions, stores spaced 0-1024 cycles apart; stores to present lines (write_probe/l).
+#       m list l's follow-up: many warps into one new line, two lines from one sub-partition (write_probe/m).
 set -euo pipefail
-out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h|i|j|k|l]}
+out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h|i|j|k|l|m]}
 list=${2:-a}
-case $list in a|b|c|d|e|f|g|h|i|j|k|l) ;; *) echo "unknown list $list (a to l)" >&2; exit 2 ;; esac
+case $list in a|b|c|d|e|f|g|h|i|j|k|l|m) ;; *) echo "unknown list $list (a to m)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/probe_common.sh"
@@ -86,6 +87,14 @@ elif [ "$list" = l ]; then
     # repeats: run-to-run spread
     configs+=(gst:1:0000000f gst:1:00001111 gst:1:ffffffff pst:000000ff:16 pst:11111111:16 pst:ffffffff:16)
     configs+=(turns:1:0 turns:2:0)   # list a's anchors (the suite kernels' shape)
+elif [ "$list" = m ]; then
+    # one new line, 8 or 32 warps (warps k and k + 4 write the same bytes); 32 warps into 2 or 4 lines
+    configs+=(gstw:1:11111111:4 gstw:1:000000ff:4 gstw:1:ffffffff:4 gstw:1:ffffffff:8 gstw:1:ffffffff:16)
+    # two lines of two warps each (2 B per lane): from one sub-partition, from two; one line's warps on one
+    configs+=(gst:2:00001111 gst:2:00000033 gst:1:00110011 gst:1:01010101 gst:1:00000f0f)
+    # controls: list l's, and a line per warp (no hits)
+    configs+=(gst:1:11111111 gst:1:000000ff gst:1:0000000f gst:4:11111111)
+    configs+=(gstw:1:11111111:4 gstw:1:000000ff:4 gst:2:00001111)   # repeats
 elif [ "$list" = k ]; then
     # the suite's SpMV with the placement of each run printed (launches.txt), three times
     configs+=(spmv:256 spmv:256 spmv:256)

@@ -298,5 +298,32 @@ TEST(H100WriteProbe, SubWordStoreHitsFollowTheProgramNotTheRun) {
   EXPECT_EQ(store_sectors("l").at("turns:1:0").front().hit, 1312);  // 64.1%
 }
 
+// List m: list l's follow-up. New lines, not warps, cost the hits: 8 warps of one
+// sub-partition into one line lose 6-7 of 924; 32 warps into 1, 2, 4 lines lose
+// more the more lines; two lines from one sub-partition lose, from two do not.
+TEST(H100WriteProbe, AlternatingBetweenNewLinesCostsHitsNotTheWarpCount) {
+  const auto s = store_sectors("m");
+  const auto hit = [&](const std::string& c, std::size_t run = 0) { return s.at(c).at(run).hit; };
+  EXPECT_EQ(hit("gstw:1:000000ff:4"), 924);  // the rule: 7 of 8 per CTA
+  EXPECT_EQ(hit("gstw:1:000000ff:4", 1), 924);
+  EXPECT_EQ(hit("gstw:1:11111111:4"), 917);
+  EXPECT_EQ(hit("gstw:1:11111111:4", 1), 918);
+  // 32 warps into 1, 2, 4 lines (rule: 31, 30, 28 per CTA): each step loses more.
+  const double lost1 = 31 * 132 - hit("gstw:1:ffffffff:4"), lost2 = 30 * 132 - hit("gstw:1:ffffffff:8"),
+               lost4 = 28 * 132 - hit("gstw:1:ffffffff:16");
+  EXPECT_EQ(lost1, 139);
+  EXPECT_EQ(lost2, 559);
+  EXPECT_EQ(lost4, 1010);
+  EXPECT_LT(lost1, lost2);
+  EXPECT_LT(lost2, lost4);
+  // Two lines of two warps each (2 B per lane; rule 4 of 8 sectors per CTA).
+  EXPECT_EQ(hit("gst:2:00000033"), 528);
+  EXPECT_EQ(hit("gst:2:00001111"), 458);
+  EXPECT_EQ(hit("gst:2:00001111", 1), 468);
+  for (const char* c : {"gst:1:00110011", "gst:1:01010101", "gst:1:0000000f"}) EXPECT_EQ(hit(c), 396) << c;
+  EXPECT_EQ(hit("gst:4:11111111"), 0);
+  EXPECT_EQ(hit("gst:1:11111111"), 593);  // 537 in list l: it also moves between runs
+}
+
 }  // namespace
 }  // namespace warpscope::test

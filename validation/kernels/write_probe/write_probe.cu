@@ -55,6 +55,9 @@
 //     so 128 / (32 E) consecutive ones share a new line, after a spin of k x SPIN cycles: one
 //     sub-partition (MASK 11111111) against four (000000ff), and how far apart two warps' stores
 //     must be for the later one to find the line.
+//     `gstw E MASK W` -- as gst without spin, but the k-th stores at slot k % W, so warps k and k + W
+//     write the same bytes: 8 warps of one sub-partition into one line (E 1, W 4) against 8 into
+//     two (gst): does the number of new lines or of warps cost the hits?
 //     `pst MASK N` -- each taking part loads its own line, then stores to it (4 sectors) N times:
 //     stores to present lines, with the other warps storing to theirs from the same or other
 //     sub-partitions.
@@ -259,15 +262,17 @@ __global__ void warp_slots(unsigned* slots) {
 }
 
 // gst: each CTA's region is 4 KB (32 lines).
+// `wrap` > 0: the k-th stores at slot k % wrap instead, so that several warps write the same bytes.
 template <class T>
-__global__ void group_store(T* out, unsigned mask, long long spin_per_rank) {
+__global__ void group_store(T* out, unsigned mask, long long spin_per_rank, int wrap) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int k = rank_in(mask, warp);
     T* region = out + blockIdx.x * (4096 / sizeof(T));
     __syncthreads();
     if (k < 0) return;
     spin(k * spin_per_rank);
-    region[k * 32 + lane] = (T)(k * 32 + lane + 1);
+    const int slot = wrap > 0 ? k % wrap : k;
+    region[slot * 32 + lane] = (T)(k * 32 + lane + 1);
 }
 
 // pst: the k-th taking part owns line k of its CTA's 4 KB region.
@@ -327,7 +332,7 @@ long long number(const char* s, const char* what) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE | spmv[_serial]:THREADS | overlap:MODE | gst:E:MASK[:SPIN] | pst:MASK:N | slots ...\n");
+        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE | spmv[_serial]:THREADS | overlap:MODE | gst:E:MASK[:SPIN] | gstw:E:MASK:W | pst:MASK:N | slots ...\n");
         return 2;
     }
     CK(cudaEventCreate(&g_e0));
@@ -411,22 +416,23 @@ int main(int argc, char** argv) {
             std::printf("warpid");
             for (unsigned w : host) std::printf(" %u", w);
             std::printf("\n");
-        } else if ((kind == "gst" && (nf == 3 || nf == 4)) || (kind == "pst" && nf == 3)) {
-            const unsigned mask = (unsigned)std::strtoul(fields[kind == "gst" ? 2 : 1], nullptr, 16);
+        } else if ((kind == "gst" && (nf == 3 || nf == 4)) || (kind == "gstw" && nf == 4) || (kind == "pst" && nf == 3)) {
+            const unsigned mask = (unsigned)std::strtoul(fields[kind == "pst" ? 1 : 2], nullptr, 16);
             if (mask == 0) {
                 std::fprintf(stderr, "write_probe: bad %s (MASK: a non-zero hex mask of the 32 warps)\n", argv[i]);
                 return 2;
             }
-            if (kind == "gst") {
+            if (kind == "gst" || kind == "gstw") {
                 const long long e = number(fields[1], "element size");
-                const long long spin_per_rank = nf == 4 ? std::strtoll(fields[3], nullptr, 10) : 0;
+                const long long spin_per_rank = kind == "gst" && nf == 4 ? std::strtoll(fields[3], nullptr, 10) : 0;
+                const int wrap = kind == "gstw" ? (int)number(fields[3], "wrap") : 0;
                 if ((e != 1 && e != 2 && e != 4) || spin_per_rank < 0 || spin_per_rank > 100000) {
                     std::fprintf(stderr, "write_probe: bad %s (E in 1/2/4, SPIN 0..100000 cycles)\n", argv[i]);
                     return 2;
                 }
-                if (e == 1) run("group_store1", group_store<unsigned char>, dim3(132), dim3(1024), (unsigned char*)out, mask, spin_per_rank);
-                if (e == 2) run("group_store2", group_store<unsigned short>, dim3(132), dim3(1024), (unsigned short*)out, mask, spin_per_rank);
-                if (e == 4) run("group_store4", group_store<unsigned int>, dim3(132), dim3(1024), (unsigned int*)out, mask, spin_per_rank);
+                if (e == 1) run("group_store1", group_store<unsigned char>, dim3(132), dim3(1024), (unsigned char*)out, mask, spin_per_rank, wrap);
+                if (e == 2) run("group_store2", group_store<unsigned short>, dim3(132), dim3(1024), (unsigned short*)out, mask, spin_per_rank, wrap);
+                if (e == 4) run("group_store4", group_store<unsigned int>, dim3(132), dim3(1024), (unsigned int*)out, mask, spin_per_rank, wrap);
             } else {
                 const long long n = number(fields[2], "count");
                 if (n > 4096) {
