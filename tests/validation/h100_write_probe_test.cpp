@@ -209,7 +209,7 @@ TEST(H100WriteProbe, FourWarpsStoringIntoOneNewLineAtOnceHitAsTheLineRuleCounts)
   const auto s = store_sectors("l");
   const double ctas = 132;
   // One line (or half of one) per CTA: exactly the rule, whichever sub-partitions
-  // (warp w on w % 4, checked with %warpid by `slots`), 0-1,024 cycles apart.
+  // (warp w on (w + 3) % 4, read with %warpid by `slots`), 0-1,024 cycles apart.
   std::map<std::string, std::pair<double, double>> one_line = {  // config -> (sectors, hits) per CTA
       {"gst:1:0000000f", {4, 3}}, {"gst:1:00001111", {4, 3}}, {"gst:1:00000003", {2, 1}},
       {"gst:1:00000011", {2, 1}}, {"gst:2:00000003", {4, 2}}, {"gst:2:00000011", {4, 2}}};

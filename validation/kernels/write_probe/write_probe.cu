@@ -49,8 +49,9 @@
 //     ("cta I sm S"): the placement of that very run, to replay its trace with.
 //  4. Which warps' concurrent stores cost hits (session 11; the suite's store hit rates are stable to
 //     1-2 points over three runs, so a rule, not noise, decides them): 132 CTAs of 1,024 threads (one
-//     per SM), of which the warps in the 32-bit mask MASK take part (warp w sits on SM sub-partition
-//     w % 4; `slots` prints each warp's %warpid to check). All start after a barrier.
+//     per SM), of which the warps in the 32-bit mask MASK take part. Warps w, w + 4, w + 8, ... share
+//     an SM sub-partition, warps 0-3 are on four (`slots` prints each warp's %warpid: 3 0 1 2 7 4 5
+//     6 ... on the H100, so sub-partition (w + 3) % 4). All start after a barrier.
 //     `gst E MASK [SPIN]` -- the k-th taking part stores E bytes per lane at region + (32 k + lane) E,
 //     so 128 / (32 E) consecutive ones share a new line, after a spin of k x SPIN cycles: one
 //     sub-partition (MASK 11111111) against four (000000ff), and how far apart two warps' stores
