@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "arch/arch_schema.hpp"
+#include "core/toml_integer.hpp"
 #include "warpscope/error.hpp"
 
 namespace warpscope::arch {
@@ -43,7 +44,7 @@ std::string known_keys_of(std::string_view section) {
 std::int64_t parse_bytes(const toml::node& n, const std::filesystem::path& file, const std::string& key) {
   // No memory of a GPU is near 1 TB; the bound keeps every product of sizes in range.
   constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;
-  if (auto i = n.value<std::int64_t>()) {
+  if (auto i = toml_integer(n)) {
     if (*i < 0 || *i > kMaxBytes) fail(file, fmt::format("{}: {} bytes is out of range (0..1T)", key, *i));
     return *i;
   }
@@ -80,7 +81,7 @@ std::string format_bytes(std::int64_t b) {
 }
 
 int expect_int(const toml::node& n, const std::filesystem::path& file, const std::string& key) {
-  auto v = n.value<std::int64_t>();
+  auto v = toml_integer(n);
   if (!v) fail(file, fmt::format("{}: expected an integer", key));
   if (*v < 0 || *v > (1LL << 31)) fail(file, fmt::format("{}: {} is out of range", key, *v));
   return static_cast<int>(*v);

@@ -8,6 +8,7 @@
 #include <toml++/toml.h>
 
 #include "arch/arch_file.hpp"
+#include "core/toml_integer.hpp"
 #include "warpscope/arch.hpp"
 #include "warpscope/error.hpp"
 
@@ -44,7 +45,7 @@ std::vector<GpuModel> load_gpu_models(const std::filesystem::path& file) {
     g.name = text("name");
     g.arch = text("arch");
     g.source = text("source");
-    const auto sms = (*t)["sms"].value<std::int64_t>();
+    const auto sms = (*t)["sms"].node() ? toml_integer(*(*t)["sms"].node()) : std::nullopt;
     if (!sms || *sms < 1 || *sms > 4096) throw InputError(fmt::format("{}: \"sms\" must be an integer 1..4096", where));
     g.sms = static_cast<int>(*sms);
     if (!t->contains("l2_size")) throw InputError(fmt::format("{}: missing \"l2_size\"", where));

@@ -6,6 +6,7 @@
 #include <set>
 #include <toml++/toml.h>
 
+#include "core/toml_integer.hpp"
 #include "validate/model_counters.hpp"
 #include "validate/text_file.hpp"
 #include "warpscope/error.hpp"
@@ -117,7 +118,7 @@ Tolerances parse_tolerances(std::string_view text, const std::string& file) {
   r.known_keys(root, {"version", "exact", "tolerance", "kernel"}, "the top level");
   const toml::node* version = root.get("version");
   if (!version) throw InputError(fmt::format("{}: missing \"version = 1\"", file));
-  if (version->value<std::int64_t>() != 1) r.fail(*version, "\"version\" must be 1");
+  if (toml_integer(*version) != 1) r.fail(*version, "\"version\" must be 1");
 
   Tolerances out;
   out.file = file;

@@ -187,6 +187,11 @@ TEST(ArchFile, RejectsWhatTheRulesCannotModel) {
       {"allocation", "warp_granularity = { value = 0, source = \"s\" }", "allocation.warp_granularity: 0 must be at least 1"},
       {"l2", "max_size = { value = -1, source = \"s\" }", "l2.max_size: -1 bytes is out of range"},
       {"l2", "max_size = { value = \"1e30M\", source = \"s\" }", "l2.max_size: \"1e30M\" is out of range"},
+      // A float where an integer goes: exact ones are read (48.0), others rejected; 1e24 used to
+      // reach toml++'s float-to-int cast before its range check (fuzz_arch_file, UBSan).
+      {"l1", "sets = { value = 1e24, source = \"s\" }", "l1.sets: expected an integer"},
+      {"l1", "sets = { value = 32.5, source = \"s\" }", "l1.sets: expected an integer"},
+      {"l2", "max_size = { value = -1e300, source = \"s\" }", "l2.max_size: expected a byte size"},
   };
   for (const auto& c : cases) {
     const std::string e = error_of(c.section, c.line);

@@ -47,5 +47,27 @@ TEST(GpuModels, StrictFile) {
   std::filesystem::remove(path);
 }
 
+// sms as a float: 1e24 is rejected with the range message (it used to reach
+// toml++'s unchecked float-to-int cast), 12.0 is read as 12.
+TEST(GpuModels, FloatSmCount) {
+  const auto path = std::filesystem::temp_directory_path() / ("warpscope_gpus_f_" + std::to_string(::getpid()) + ".toml");
+  const auto file_with = [&](const char* sms) {
+    std::ofstream(path) << "[[gpu]]\nkey = \"x\"\nname = \"X\"\narch = \"sm_90\"\nsms = " << sms
+                        << "\nl2_size = \"1M\"\nsource = \"s\"\n";
+  };
+  file_with("1e24");
+  try {
+    load_gpu_models(path);
+    ADD_FAILURE() << "1e24 SMs accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"sms\" must be an integer 1..4096"), std::string::npos) << e.what();
+  }
+  file_with("12.0");
+  const auto models = load_gpu_models(path);
+  ASSERT_EQ(models.size(), 1u);
+  EXPECT_EQ(models.front().sms, 12);
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace warpscope::test

@@ -81,6 +81,7 @@ TEST(Tolerances, KernelOverridesAndKnownMismatches) {
 TEST(Tolerances, ErrorsNameTheLine) {
   EXPECT_EQ(error_of("exact = []\n"), "t.toml: missing \"version = 1\"");
   EXPECT_EQ(error_of("version = 2\n"), "t.toml:1:11: \"version\" must be 1");
+  EXPECT_EQ(error_of("version = 1e24\n"), "t.toml:1:11: \"version\" must be 1");  // no float-to-int overflow
   EXPECT_EQ(error_of("version = 1\nexact = [\"dram__bytes_read.avg\"]\n"),
             "t.toml:2:10: \"exact\" = \"dram__bytes_read.avg\": not a counter the model has (an Nsight Compute name "
             "of `warpscope analyze --all-metrics`, with its suffix, e.g. \".sum\")");
