@@ -28,10 +28,15 @@
 #       l which warps' concurrent stores cost hits: new lines shared by warps of one or of several SM
 #         sub-partitions, stores spaced 0-1024 cycles apart; stores to present lines (write_probe/l).
 #       m list l's follow-up: many warps into one new line, two lines from one sub-partition (write_probe/m).
+#       n new lines in a forced order (gseq, k x SPIN cycles apart): one sub-partition's stores alternating
+#         between lines, cycling over 3 or 4, the same across sub-partitions, and with the lines loaded
+#         first (write_probe/n).
+#       o list n's follow-up: the spacing at which one sub-partition's stores stop losing hits (8-256
+#         cycles), loaded lines (one, one per warp, two), two sub-partitions (write_probe/o).
 set -euo pipefail
-out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h|i|j|k|l|m]}
+out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h|i|j|k|l|m|n|o]}
 list=${2:-a}
-case $list in a|b|c|d|e|f|g|h|i|j|k|l|m) ;; *) echo "unknown list $list (a to m)" >&2; exit 2 ;; esac
+case $list in a|b|c|d|e|f|g|h|i|j|k|l|m|n|o) ;; *) echo "unknown list $list (a to o)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/probe_common.sh"
@@ -95,6 +100,33 @@ elif [ "$list" = m ]; then
     # controls: list l's, and a line per warp (no hits)
     configs+=(gst:1:11111111 gst:1:000000ff gst:1:0000000f gst:4:11111111)
     configs+=(gstw:1:11111111:4 gstw:1:000000ff:4 gst:2:00001111)   # repeats
+elif [ "$list" = n ]; then
+    # controls: gst:1:11111111 and gst:1:000000ff's shapes (four warps per line, lines 0 then 1)
+    configs+=(slots gseq:11111111:00001111:0 gseq:000000ff:00001111:0)
+    # one sub-partition (warps 0, 4, ..., 28), forced order: lines in turn, alternating, 3 and 4 lines in a cycle
+    for sp in 64 512; do configs+=(gseq:11111111:00001111:$sp); done
+    for sp in 0 64 512 4096; do configs+=(gseq:11111111:01010101:$sp); done
+    configs+=(gseq:11111111:01000000:512 gseq:11111111:01201201:512 gseq:11111111:01230123:512)
+    # the same lines with every line loaded first: present and valid before the stores
+    configs+=(gseq:11111111:01010101:512:1 gseq:11111111:01010101:0:1)
+    # across sub-partitions: ranks alternate over the four (warps 0-7), lines alternate
+    configs+=(gseq:000000ff:01010101:512 gseq:000000ff:01010101:0)
+    # three stores L0, L1, L0: all on sub-partition 3 (warps 0, 4, 8) or the L1 store from another (warps 0, 1, 4)
+    configs+=(gseq:00000111:010:512 gseq:00000013:010:512 gseq:00000111:010:0 gseq:00000013:010:0)
+    # repeats: run-to-run spread
+    configs+=(gseq:11111111:00001111:0 gseq:11111111:01010101:512 gseq:11111111:00001111:512 gst:1:11111111)
+elif [ "$list" = o ]; then
+    # one sub-partition, lines in turn and alternating, ranks 8-256 cycles apart (list n: 0, 64, 512)
+    for sp in 8 16 32 128 256; do configs+=(gseq:11111111:00001111:$sp gseq:11111111:01010101:$sp); done
+    # loaded lines, no spacing: four warps per line, all eight on one line, a line per warp, alternating
+    configs+=(gseq:11111111:00001111:0:1 gseq:11111111:00000000:0:1 gseq:11111111:01234567:0:1 gseq:11111111:01010101:0:1)
+    # the same without loading: eight warps of one sub-partition into one new line
+    configs+=(gseq:11111111:00000000:0)
+    # two sub-partitions (warps 0, 1, 4, 5, 8, 9, 12, 13 alternate between them): each one line, both
+    # alternating, both in turn
+    configs+=(gseq:00003333:01010101:0 gseq:00003333:00110011:0 gseq:00003333:00001111:0)
+    # repeats: run-to-run spread
+    configs+=(gseq:11111111:00001111:0 gseq:11111111:01010101:0 gseq:11111111:00001111:64 gseq:11111111:01010101:0:1)
 elif [ "$list" = k ]; then
     # the suite's SpMV with the placement of each run printed (launches.txt), three times
     configs+=(spmv:256 spmv:256 spmv:256)

@@ -8,6 +8,10 @@
 // program's timing makes it, which an untimed model cannot see: the model is the
 // upper bound. List l narrows it down: four warps storing into one new line at
 // once count exactly as the rule says; several lines stored at once lose hits.
+// Lists n and o force the order (the k-th store k x SPIN cycles after the barrier):
+// with 128 cycles or more between them, every order of new lines counts as the
+// rule says; closer together, a sub-partition's stores lose hits, also into
+// lines loaded before.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -118,6 +122,92 @@ TEST(H100StoreTurns, OneNewLineStoredByFourWarpsAtOnceMatchesTheRule) {
   EXPECT_EQ(model_group_store(1, 0x0000000fu), 3 * 132);
   EXPECT_EQ(model_group_store(1, 0x11111111u), 6 * 132);
   EXPECT_EQ(model_group_store(2, 0xffffffffu), 32 * 132);
+}
+
+// write_probe lists n and o, `gseq:MASK:LINES:SPIN[:P]`: as gst with 1 B per lane, but the
+// k-th warp of MASK stores into line LINES[k] of its CTA's region, at that line's next
+// sector (the count of earlier ranks on the line, mod 4); P = 1: the warps taking part
+// first load all 16 lines of the region (4 B per lane, ld.ca). The model's L1 store
+// sector hits over the 132 CTAs (the spin does not change them).
+double model_sequence_store(const std::string& cfg) {
+  const std::size_t a = cfg.find(':'), b = cfg.find(':', a + 1), c = cfg.find(':', b + 1);
+  const auto mask = static_cast<std::uint32_t>(std::stoul(cfg.substr(a + 1, b - a - 1), nullptr, 16));
+  const std::string lines = cfg.substr(b + 1, c - b - 1);
+  const std::size_t d = cfg.find(':', c + 1);
+  const bool preload = d != std::string::npos && cfg.substr(d + 1) == "1";
+  auto m = memory("sm_90");
+  constexpr std::uint64_t kOut = 0x7f0000000000;
+  for (std::uint32_t cta = 0; cta < 132; ++cta) {
+    const std::uint64_t region = kOut + std::uint64_t{cta} * 4096;
+    for (std::uint16_t warp = 0; preload && warp < 32; ++warp) {
+      if (((mask >> warp) & 1u) == 0) continue;
+      for (std::uint64_t j = 0; j < 16; ++j) {
+        WarpAccess ld = line_access(region + j * 128, Op::Load, CacheOp::Ca);
+        ld.cta = cta;
+        ld.warp = warp;
+        m->access(ld, static_cast<int>(cta));
+      }
+    }
+    unsigned k = 0;
+    for (std::uint16_t warp = 0; warp < 32; ++warp) {
+      if (((mask >> warp) & 1u) == 0) continue;
+      const int line = std::stoi(lines.substr(k, 1), nullptr, 16);
+      unsigned sector = 0;
+      for (unsigned j = 0; j < k; ++j) sector += std::stoi(lines.substr(j, 1), nullptr, 16) == line;
+      WarpAccess st = make({Space::Global, Op::Store, 1}, [&](int lane) {
+        return region + static_cast<std::uint64_t>(line) * 128 + (sector & 3u) * 32 + static_cast<unsigned>(lane);
+      });
+      st.cta = cta;
+      st.warp = warp;
+      m->access(st, static_cast<int>(cta));
+      ++k;
+    }
+  }
+  return static_cast<double>(m->kernel_counters().global_st.sector_hits);
+}
+
+// Stores 128 cycles or more apart hit as the rule says, whatever the order of new
+// lines (in turn, alternating, cycles of 3 and 4 lines), the sub-partitions and
+// whether the lines were loaded first; closer together, one sub-partition's stores
+// into the same line lose hits on the H100 (never gain), loaded lines too.
+TEST(H100StoreTurns, StoresFarApartHitAsTheRuleSaysInAnyOrder) {
+  auto hw = measured("n/summary.csv");
+  for (const auto& [cfg, metrics] : measured("o/summary.csv")) hw[cfg + " (list o)"] = metrics;
+  ASSERT_FALSE(hw.empty()) << "validation/h100/write_probe/n/summary.csv";
+  const std::string hit = "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum";
+  const auto base = [](std::string cfg) {
+    const auto at = cfg.find(' ');
+    return at == std::string::npos ? cfg : cfg.substr(0, at);
+  };
+  const auto spin = [&](const std::string& cfg) {
+    const std::string c = base(cfg);
+    const std::size_t a = c.find(':', c.find(':', c.find(':') + 1) + 1);
+    return std::stol(c.substr(a + 1, c.find(':', a + 1) - a - 1));
+  };
+  int far = 0, close = 0;
+  for (const auto& [cfg, metrics] : hw) {
+    if (cfg.rfind("gseq:", 0) != 0) continue;
+    const double model = model_sequence_store(base(cfg));
+    if (spin(cfg) >= 128) {
+      EXPECT_EQ(metrics.at(hit), model) << cfg;
+      ++far;
+    } else {
+      EXPECT_LE(metrics.at(hit), model) << cfg;
+      ++close;
+    }
+  }
+  EXPECT_EQ(far, 14);  // distinct configurations: 10 of list n (512 and 4,096 cycles), 4 of list o (128, 256)
+  EXPECT_GT(close, 20);
+  // A line per warp, loaded first, all at once: no store shares a line, none misses.
+  EXPECT_EQ(hw.at("gseq:11111111:01234567:0:1 (list o)").at(hit), model_sequence_store("gseq:11111111:01234567:0:1"));
+  // Close together, one sub-partition's warps sharing lines lose hits, loaded lines too.
+  for (const std::string cfg : {"gseq:11111111:00001111:0", "gseq:11111111:01010101:0", "gseq:11111111:01010101:0:1"})
+    EXPECT_LT(hw.at(cfg).at(hit), model_sequence_store(cfg)) << cfg;
+  // Worked by hand: 8 stores into 2, 3, 4 lines: 6, 5, 4 hits per CTA; loaded lines: all 8.
+  EXPECT_EQ(model_sequence_store("gseq:11111111:01010101:512"), 6 * 132);
+  EXPECT_EQ(model_sequence_store("gseq:11111111:01201201:512"), 5 * 132);
+  EXPECT_EQ(model_sequence_store("gseq:11111111:01230123:512"), 4 * 132);
+  EXPECT_EQ(model_sequence_store("gseq:11111111:01010101:512:1"), 8 * 132);
 }
 
 }  // namespace

@@ -325,5 +325,48 @@ TEST(H100WriteProbe, AlternatingBetweenNewLinesCostsHitsNotTheWarpCount) {
   EXPECT_EQ(hit("gst:1:11111111"), 593);  // 537 in list l: it also moves between runs
 }
 
+// Lists n and o (`gseq`, session 12): the order and spacing of one sub-partition's
+// stores, forced by k x SPIN cycles per rank. 8 stores of 32 B per CTA; the rule's
+// hits: 6 per CTA for two lines (792), 7 for one (924), 8 for loaded lines (1,056).
+TEST(H100WriteProbe, OneSubPartitionsStoresCloseTogetherLoseHits) {
+  const auto n = store_sectors("n"), o = store_sectors("o");
+  const auto hit = [](const auto& s, const std::string& c, std::size_t run = 0) { return s.at(c).at(run).hit; };
+  // 128 cycles apart or more: exactly the rule, in turn, alternating, cycles of 3 and 4 lines.
+  for (const char* c : {"gseq:11111111:00001111:512", "gseq:11111111:01010101:512", "gseq:11111111:01010101:4096",
+                        "gseq:11111111:01000000:512", "gseq:000000ff:01010101:512"})
+    EXPECT_EQ(hit(n, c), 792) << c;
+  EXPECT_EQ(hit(n, "gseq:11111111:01201201:512"), 660);
+  EXPECT_EQ(hit(n, "gseq:11111111:01230123:512"), 528);
+  for (const char* c : {"gseq:11111111:00001111:128", "gseq:11111111:01010101:128", "gseq:11111111:00001111:256",
+                        "gseq:11111111:01010101:256"})
+    EXPECT_EQ(hit(o, c), 792) << c;
+  // Closer together the loss shrinks with the spacing (lines in turn: 0, 8, 16, 32 cycles).
+  const double lost0 = 792 - hit(n, "gseq:11111111:00001111:0"), lost8 = 792 - hit(o, "gseq:11111111:00001111:8"),
+               lost16 = 792 - hit(o, "gseq:11111111:00001111:16"), lost32 = 792 - hit(o, "gseq:11111111:00001111:32");
+  EXPECT_EQ(lost0, 143);
+  EXPECT_EQ(lost8, 68);
+  EXPECT_EQ(lost16, 38);
+  EXPECT_EQ(lost32, 13);
+  EXPECT_GT(lost0, lost8);
+  EXPECT_GT(lost8, lost16);
+  EXPECT_GT(lost16, lost32);
+  EXPECT_EQ(hit(n, "gseq:11111111:00001111:64"), 751);  // 744 in list o: 64 cycles still lose
+  EXPECT_EQ(hit(o, "gseq:11111111:00001111:64"), 744);
+  // Loaded lines lose too when a sub-partition's warps share them; a line per warp does not.
+  EXPECT_EQ(hit(n, "gseq:11111111:01010101:512:1"), 1056);
+  EXPECT_EQ(hit(n, "gseq:11111111:01010101:0:1"), 988);
+  EXPECT_EQ(hit(o, "gseq:11111111:00000000:0:1"), 893);
+  EXPECT_EQ(hit(o, "gseq:11111111:01234567:0:1"), 1056);
+  // Four sub-partitions, each line's stores from all four: no loss to speak of.
+  EXPECT_EQ(hit(n, "gseq:000000ff:00001111:0"), 788);
+  EXPECT_EQ(hit(n, "gseq:000000ff:01010101:0"), 791);
+  // Two sub-partitions, each storing its own line: loses (list m's gst:2:00000033 did not).
+  EXPECT_EQ(hit(o, "gseq:00003333:01010101:0"), 669);
+  // The same bytes stored by 8 warps of one sub-partition into one line: 917 / 918 of 924 in
+  // list m's group_store, where they leave the barrier together; 689 here, where each rank first
+  // counts its earlier ranks (a loop of k steps): the arrival times decide.
+  EXPECT_EQ(hit(o, "gseq:11111111:00000000:0"), 689);
+}
+
 }  // namespace
 }  // namespace warpscope::test

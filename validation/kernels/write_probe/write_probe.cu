@@ -62,6 +62,13 @@
 //     `pst MASK N` -- each taking part loads its own line, then stores to it (4 sectors) N times:
 //     stores to present lines, with the other warps storing to theirs from the same or other
 //     sub-partitions.
+//     `gseq MASK LINES SPIN [P]` -- as gst (1 B per lane, 132 CTAs of 1,024 threads), but the k-th
+//     taking part stores into line LINES[k] of its CTA's region (LINES: one hex digit per rank, the
+//     first for rank 0), at the next sector of that line, after a spin of k x SPIN cycles: a forced
+//     order of new lines. Is it the order of a sub-partition's new lines that costs hits (0101...
+//     against 0011...), how many other new lines a line survives (012012..., 01230123), and does it
+//     matter that a line was allocated by a store? P = 1: every line is loaded first (ld.ca), so it
+//     is present and valid before any store.
 //     `overlap MODE` -- 528 CTAs of two warps, each CTA on its own line (nothing cached): warp 0's
 //     lanes 0-15 load words 0-15 (sectors 0 and 1) while warp 1's load, at the same time, words
 //     0-15 (MODE 0: the same sectors), 8-23 (1: sectors 1 and 2), 16-31 (2: sectors 2 and 3), or
@@ -276,6 +283,27 @@ __global__ void group_store(T* out, unsigned mask, long long spin_per_rank, int 
     region[slot * 32 + lane] = (T)(k * 32 + lane + 1);
 }
 
+// gseq: the k-th taking part stores 32 B (1 B per lane) into line `lines[k]` (a nibble each) of its
+// CTA's 4 KB region, at that line's next sector, after k x spin cycles; preload: the lines are
+// loaded (ld.ca) by every warp taking part before the barrier.
+__global__ void sequence_store(unsigned char* out, unsigned mask, unsigned long long lines, long long spin_per_rank,
+                               int preload) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int k = rank_in(mask, warp);
+    unsigned char* region = out + blockIdx.x * 4096;
+    unsigned v = 0;
+    if (k >= 0 && preload) {
+        for (int j = 0; j < 16; ++j) v += ld_ca(reinterpret_cast<unsigned*>(region + j * 128) + lane);
+    }
+    __syncthreads();
+    if (k < 0) return;
+    const int line = (int)((lines >> (4 * k)) & 0xf);
+    int sector = 0;
+    for (int j = 0; j < k; ++j) sector += (int)((lines >> (4 * j)) & 0xf) == line;
+    spin(k * spin_per_rank);
+    region[line * 128 + (sector & 3) * 32 + lane] = (unsigned char)(k + lane + 1 + (v & 1));
+}
+
 // pst: the k-th taking part owns line k of its CTA's 4 KB region.
 __global__ void present_store(unsigned* out, unsigned mask, int n) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -333,7 +361,7 @@ long long number(const char* s, const char* what) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE | spmv[_serial]:THREADS | overlap:MODE | gst:E:MASK[:SPIN] | gstw:E:MASK:W | pst:MASK:N | slots ...\n");
+        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE | spmv[_serial]:THREADS | overlap:MODE | gst:E:MASK[:SPIN] | gstw:E:MASK:W | pst:MASK:N | gseq:MASK:LINES:SPIN[:P] | slots ...\n");
         return 2;
     }
     CK(cudaEventCreate(&g_e0));
@@ -442,6 +470,25 @@ int main(int argc, char** argv) {
                 }
                 run("present_store", present_store, dim3(132), dim3(1024), (unsigned*)out, mask, (int)n);
             }
+        } else if (kind == "gseq" && (nf == 4 || nf == 5)) {
+            const unsigned mask = (unsigned)std::strtoul(fields[1], nullptr, 16);
+            const std::string digits = fields[2];
+            const long long spin_per_rank = std::strtoll(fields[3], nullptr, 10);
+            const int preload = nf == 5 ? (int)std::strtol(fields[4], nullptr, 10) : 0;
+            unsigned long long lines = 0;
+            bool ok = mask != 0 && (int)digits.size() == __builtin_popcount(mask) && digits.size() <= 16 &&
+                      spin_per_rank >= 0 && spin_per_rank <= 100000 && (preload == 0 || preload == 1);
+            for (size_t j = 0; ok && j < digits.size(); ++j) {
+                const char c = digits[j];
+                const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+                ok = d >= 0;
+                lines |= (unsigned long long)(d < 0 ? 0 : d) << (4 * j);
+            }
+            if (!ok) {
+                std::fprintf(stderr, "write_probe: bad %s (MASK non-zero hex, LINES one hex digit per warp of MASK (at most 16), SPIN 0..100000, P 0 or 1)\n", argv[i]);
+                return 2;
+            }
+            run("sequence_store", sequence_store, dim3(132), dim3(1024), (unsigned char*)out, mask, lines, spin_per_rank, preload);
         } else if (kind == "overlap" && nf == 2) {
             const int mode = (int)std::strtol(fields[1], nullptr, 10);
             if (mode < 0 || mode > 3) {
