@@ -33,10 +33,12 @@
 #         first (write_probe/n).
 #       o list n's follow-up: the spacing at which one sub-partition's stores stop losing hits (8-256
 #         cycles), loaded lines (one, one per warp, two), two sub-partitions (write_probe/o).
+#       p the suite's g_st1/g_st2_coalesced shape (256 CTAs of 256 threads) with each warp's SM and
+#         %warpid recorded: which sub-partitions a line's warps share; other CTA sizes (write_probe/p).
 set -euo pipefail
-out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h|i|j|k|l|m|n|o]}
+out=${1:?usage: write_probe.sh OUTDIR [a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p]}
 list=${2:-a}
-case $list in a|b|c|d|e|f|g|h|i|j|k|l|m|n|o) ;; *) echo "unknown list $list (a to o)" >&2; exit 2 ;; esac
+case $list in a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p) ;; *) echo "unknown list $list (a to p)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/probe_common.sh"
@@ -127,6 +129,11 @@ elif [ "$list" = o ]; then
     configs+=(gseq:00003333:01010101:0 gseq:00003333:00110011:0 gseq:00003333:00001111:0)
     # repeats: run-to-run spread
     configs+=(gseq:11111111:00001111:0 gseq:11111111:01010101:0 gseq:11111111:00001111:64 gseq:11111111:01010101:0:1)
+elif [ "$list" = p ]; then
+    # the suite's shape (1 and 2 B), twice; CTAs of 128, 512, 1024 threads; one CTA per SM
+    configs+=(tslots:1:256:256 tslots:2:256:256 tslots:1:256:256 tslots:2:256:256)
+    configs+=(tslots:1:512:128 tslots:1:128:512 tslots:1:64:1024 tslots:1:132:256)
+    configs+=(turns:1:0 turns:2:0)   # the anchors, without the slot stores
 elif [ "$list" = k ]; then
     # the suite's SpMV with the placement of each run printed (launches.txt), three times
     configs+=(spmv:256 spmv:256 spmv:256)

@@ -10,6 +10,7 @@
 
 #include "validate/kernel_name.hpp"
 #include "validate/ncu_csv.hpp"
+#include "validate/suite_fixture.hpp"
 #include "validation/csv_table.hpp"
 
 namespace warpscope::test {
@@ -366,6 +367,36 @@ TEST(H100WriteProbe, OneSubPartitionsStoresCloseTogetherLoseHits) {
   // list m's group_store, where they leave the barrier together; 689 here, where each rank first
   // counts its earlier ranks (a loop of k steps): the arrival times decide.
   EXPECT_EQ(hit(o, "gseq:11111111:00000000:0"), 689);
+}
+
+// List p (`tslots`, session 12): the suite's g_st1/g_st2_coalesced shape with one more
+// store per warp (its SM and %warpid, to a line of its own: 2,048 more sectors, all
+// misses). Each line's warps sit on distinct sub-partitions, and the data stores then hit
+// exactly as the rule counts, with no L2 write request merged; `turns:1:0`, the same
+// stores without the extra one, loses hits and merges most requests.
+TEST(H100WriteProbe, OneMoreStorePerWarpMakesTheSuiteShapeHitAsTheRuleSays) {
+  const auto p = store_sectors("p");
+  const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/write_probe/p/summary.csv");
+  const int config = t.column("config"), requests = t.column("lts__t_requests_srcunit_tex_op_write.sum");
+  std::map<std::string, double> l2_requests;
+  for (const auto& row : t.rows)
+    l2_requests[row[static_cast<std::size_t>(config)]] = std::stod(row[static_cast<std::size_t>(requests)]);
+  for (std::size_t run : {0u, 1u}) {
+    EXPECT_EQ(p.at("tslots:1:256:256").at(run).all, 4096);
+    EXPECT_EQ(p.at("tslots:1:256:256").at(run).hit, 1536) << run;  // 3 of each line's 4 data stores
+  }
+  EXPECT_EQ(p.at("tslots:2:256:256").at(0).hit, 2048);
+  EXPECT_EQ(p.at("tslots:2:256:256").at(1).hit, 2040);
+  EXPECT_EQ(l2_requests.at("tslots:1:256:256"), 4096);
+  EXPECT_EQ(p.at("turns:1:0").at(0).hit, 1303);
+  EXPECT_EQ(l2_requests.at("turns:1:0"), 851);
+  EXPECT_EQ(p.at("tslots:1:64:1024").at(0).hit, 1180);
+  // Every line's warps on distinct sub-partitions, in the run without ncu and under it.
+  for (const char* file : {"launches.txt", "ncu_stdout.txt"}) {
+    const std::string text = read_text(WARPSCOPE_SOURCE_DIR "/validation/h100/write_probe/p/" + std::string(file));
+    EXPECT_NE(text.find("line groups by sub-partitions spanned: 1:0 2:0 3:0 4:512"), std::string::npos) << file;
+    EXPECT_NE(text.find("line groups by sub-partitions spanned: 1:0 2:1024 3:0 4:0"), std::string::npos) << file;
+  }
 }
 
 }  // namespace

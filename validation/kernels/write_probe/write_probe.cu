@@ -69,6 +69,10 @@
 //     against 0011...), how many other new lines a line survives (012012..., 01230123), and does it
 //     matter that a line was allocated by a store? P = 1: every line is loaded first (ld.ca), so it
 //     is present and valid before any store.
+//     `tslots E CTAS THREADS` -- `turns E 0` (thread t stores E bytes at t x E) in CTAS CTAs of
+//     THREADS, each warp also writing its SM and %warpid to its own 128 B line elsewhere (a miss
+//     each, no hit): which sub-partitions the warps sharing a line sit on in the suite's shape.
+//     Prints, per line's group of warps, how many sub-partitions they span, and the first CTAs'.
 //     `overlap MODE` -- 528 CTAs of two warps, each CTA on its own line (nothing cached): warp 0's
 //     lanes 0-15 load words 0-15 (sectors 0 and 1) while warp 1's load, at the same time, words
 //     0-15 (MODE 0: the same sectors), 8-23 (1: sectors 1 and 2), 16-31 (2: sectors 2 and 3), or
@@ -304,6 +308,14 @@ __global__ void sequence_store(unsigned char* out, unsigned mask, unsigned long 
     region[line * 128 + (sector & 3) * 32 + lane] = (unsigned char)(k + lane + 1 + (v & 1));
 }
 
+// tslots: turns mode 0 plus each warp's (SM << 16 | %warpid) at slots[global warp x 32].
+template <class T>
+__global__ void turns_slots(T* out, unsigned* slots) {
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    out[t] = (T)t;
+    if ((threadIdx.x & 31) == 0) slots[(t >> 5) * 32] = (smid() << 16) | warp_slot();
+}
+
 // pst: the k-th taking part owns line k of its CTA's 4 KB region.
 __global__ void present_store(unsigned* out, unsigned mask, int n) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -361,7 +373,7 @@ long long number(const char* s, const char* what) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE | spmv[_serial]:THREADS | overlap:MODE | gst:E:MASK[:SPIN] | gstw:E:MASK:W | pst:MASK:N | gseq:MASK:LINES:SPIN[:P] | slots ...\n");
+        std::fprintf(stderr, "usage: write_probe spread:B:STRIDE:N | spread_serial:B:STRIDE:N | skip:B:BIT:N | skip2:B:BIT1:BIT2:N | turns:E:MODE | window:MODE:DELAY | particles[_serial]:THREADS | interfere:MODE | spmv[_serial]:THREADS | overlap:MODE | gst:E:MASK[:SPIN] | gstw:E:MASK:W | pst:MASK:N | gseq:MASK:LINES:SPIN[:P] | tslots:E:CTAS:THREADS | slots ...\n");
         return 2;
     }
     CK(cudaEventCreate(&g_e0));
@@ -489,6 +501,40 @@ int main(int argc, char** argv) {
                 return 2;
             }
             run("sequence_store", sequence_store, dim3(132), dim3(1024), (unsigned char*)out, mask, lines, spin_per_rank, preload);
+        } else if (kind == "tslots" && nf == 4) {
+            const long long e = number(fields[1], "element size"), ctas = number(fields[2], "CTAs"),
+                            threads = number(fields[3], "threads");
+            if ((e != 1 && e != 2 && e != 4) || ctas < 1 || ctas > 4096 || threads < 32 || threads > 1024 || threads % 32 != 0) {
+                std::fprintf(stderr, "write_probe: bad %s (E in 1/2/4, CTAS 1..4096, THREADS a multiple of 32 up to 1024)\n", argv[i]);
+                return 2;
+            }
+            unsigned* slots = (unsigned*)(out + (128 << 20));
+            const dim3 grid((unsigned)ctas), block((unsigned)threads);
+            if (e == 1) run("turns_slots1", turns_slots<unsigned char>, grid, block, (unsigned char*)out, slots);
+            if (e == 2) run("turns_slots2", turns_slots<unsigned short>, grid, block, (unsigned short*)out, slots);
+            if (e == 4) run("turns_slots4", turns_slots<unsigned int>, grid, block, (unsigned int*)out, slots);
+            const long long warps = ctas * threads / 32, per_cta = threads / 32, group = 4 / e;  // warps per 128 B line
+            std::vector<unsigned> host((size_t)warps * 32);
+            CK(cudaMemcpy(host.data(), slots, host.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+            long long spans[5] = {0, 0, 0, 0, 0};
+            std::vector<int> per_sm(1024, 0);
+            for (long long c = 0; c < ctas; ++c) {
+                ++per_sm[host[(size_t)(c * per_cta) * 32] >> 16 & 1023];
+                for (long long g = 0; g + group <= per_cta; g += group) {
+                    unsigned seen = 0;
+                    for (long long w = g; w < g + group; ++w) seen |= 1u << (host[(size_t)(c * per_cta + w) * 32] & 3u);
+                    ++spans[__builtin_popcount(seen)];
+                }
+            }
+            std::printf("line groups by sub-partitions spanned: 1:%lld 2:%lld 3:%lld 4:%lld\n", spans[1], spans[2], spans[3], spans[4]);
+            int most = 0;
+            for (int v : per_sm) most = v > most ? v : most;
+            std::printf("CTAs on the busiest SM: %d\n", most);
+            for (long long c = 0; c < ctas && c < 8; ++c) {
+                std::printf("cta %lld sm %u warpid", c, host[(size_t)(c * per_cta) * 32] >> 16);
+                for (long long w = 0; w < per_cta; ++w) std::printf(" %u", host[(size_t)(c * per_cta + w) * 32] & 0xffffu);
+                std::printf("\n");
+            }
         } else if (kind == "overlap" && nf == 2) {
             const int mode = (int)std::strtol(fields[1], nullptr, 10);
             if (mode < 0 || mode > 3) {
