@@ -7,10 +7,12 @@
 // sectors nobody wrote: g_st1_every4th_lane (validation/h100/suite; four warps
 // write 8 B each into four different sectors of one line) has 74.5% hits, the
 // three of four warps that find the tag; four warps storing into one new line
-// at once also hit so (validation/h100/write_probe list l). Several lines
-// stored at once, or many warps' stores to present lines, lose some hits on
-// the H100, as many as the program's timing makes it; the model has no timing,
-// so its count is the upper bound (docs/VALIDATION.md).
+// at once also hit so (validation/h100/write_probe list l), and so does every
+// order of new lines when a sub-partition's stores are 128 cycles or more
+// apart (lists n, o). Stores of a sub-partition into a shared line a few to
+// ~100 cycles apart lose hits on the H100, as many as the program's timing
+// makes it (one extra instruction per warp changes it: list p); the model has
+// no timing, so its count is the upper bound (docs/VALIDATION.md).
 #pragma once
 
 #include <cstdint>

@@ -77,19 +77,30 @@ TEST(H100StoreTurns, StoresInTurnHitAsTheLineRuleSays) {
   EXPECT_EQ(model_in_turn(4).first, 0u);
 }
 
-// write_probe list l, `gst:E:MASK`: 132 CTAs (one per SM) of 32 warps; the k-th warp
-// of MASK stores E bytes per lane at its CTA's 4 KB region + 32 k E. The model's
-// L1 store sector hits over the 132 CTAs.
-double model_group_store(unsigned e, std::uint32_t mask) {
+// The model's L1 store sector hits over write_probe's 132 CTAs (one per SM) of 32
+// warps: the k-th warp of MASK stores `e` bytes per lane from its CTA's 4 KB region +
+// offset(k), after (`preload`) every warp of MASK has loaded the region's 16 lines.
+template <typename Offset>
+double model_store_hits(std::uint32_t mask, unsigned e, bool preload, Offset offset) {
   auto m = memory("sm_90");
-  constexpr std::uint64_t kOut = 0x7f0000000000;
+  constexpr std::uint64_t kOut = 0x7f0000000000;  // cudaMalloc-like
   for (std::uint32_t cta = 0; cta < 132; ++cta) {
+    const std::uint64_t region = kOut + std::uint64_t{cta} * 4096;
+    for (std::uint16_t warp = 0; preload && warp < 32; ++warp) {
+      if (((mask >> warp) & 1u) == 0) continue;
+      for (std::uint64_t j = 0; j < 16; ++j) {
+        WarpAccess ld = line_access(region + j * 128, Op::Load, CacheOp::Ca);
+        ld.cta = cta;
+        ld.warp = warp;
+        m->access(ld, static_cast<int>(cta));
+      }
+    }
     unsigned k = 0;
     for (std::uint16_t warp = 0; warp < 32; ++warp) {
       if (((mask >> warp) & 1u) == 0) continue;
-      WarpAccess a = make({Space::Global, Op::Store, e}, [&](int lane) {
-        return kOut + std::uint64_t{cta} * 4096 + (std::uint64_t{k} * 32 + static_cast<unsigned>(lane)) * e;
-      });
+      const std::uint64_t at = region + offset(k);
+      WarpAccess a = make({Space::Global, Op::Store, e},
+                          [&](int lane) { return at + std::uint64_t{static_cast<unsigned>(lane)} * e; });
       a.cta = cta;
       a.warp = warp;
       m->access(a, static_cast<int>(cta));
@@ -97,6 +108,12 @@ double model_group_store(unsigned e, std::uint32_t mask) {
     }
   }
   return static_cast<double>(m->kernel_counters().global_st.sector_hits);
+}
+
+// write_probe list l, `gst:E:MASK`: the k-th warp of MASK stores E bytes per lane at
+// its CTA's region + 32 k E.
+double model_group_store(unsigned e, std::uint32_t mask) {
+  return model_store_hits(mask, e, false, [e](unsigned k) { return std::uint64_t{k} * 32 * e; });
 }
 
 // Four warps storing into one new line at once count as the rule says, whatever the SM
@@ -135,35 +152,12 @@ double model_sequence_store(const std::string& cfg) {
   const std::string lines = cfg.substr(b + 1, c - b - 1);
   const std::size_t d = cfg.find(':', c + 1);
   const bool preload = d != std::string::npos && cfg.substr(d + 1) == "1";
-  auto m = memory("sm_90");
-  constexpr std::uint64_t kOut = 0x7f0000000000;
-  for (std::uint32_t cta = 0; cta < 132; ++cta) {
-    const std::uint64_t region = kOut + std::uint64_t{cta} * 4096;
-    for (std::uint16_t warp = 0; preload && warp < 32; ++warp) {
-      if (((mask >> warp) & 1u) == 0) continue;
-      for (std::uint64_t j = 0; j < 16; ++j) {
-        WarpAccess ld = line_access(region + j * 128, Op::Load, CacheOp::Ca);
-        ld.cta = cta;
-        ld.warp = warp;
-        m->access(ld, static_cast<int>(cta));
-      }
-    }
-    unsigned k = 0;
-    for (std::uint16_t warp = 0; warp < 32; ++warp) {
-      if (((mask >> warp) & 1u) == 0) continue;
-      const int line = std::stoi(lines.substr(k, 1), nullptr, 16);
-      unsigned sector = 0;
-      for (unsigned j = 0; j < k; ++j) sector += std::stoi(lines.substr(j, 1), nullptr, 16) == line;
-      WarpAccess st = make({Space::Global, Op::Store, 1}, [&](int lane) {
-        return region + static_cast<std::uint64_t>(line) * 128 + (sector & 3u) * 32 + static_cast<unsigned>(lane);
-      });
-      st.cta = cta;
-      st.warp = warp;
-      m->access(st, static_cast<int>(cta));
-      ++k;
-    }
-  }
-  return static_cast<double>(m->kernel_counters().global_st.sector_hits);
+  const auto line_of = [&](unsigned k) { return std::stoi(lines.substr(k, 1), nullptr, 16); };
+  return model_store_hits(mask, 1, preload, [&](unsigned k) {
+    unsigned sector = 0;  // the line's next sector: earlier ranks on the same line
+    for (unsigned j = 0; j < k; ++j) sector += line_of(j) == line_of(k);
+    return static_cast<std::uint64_t>(line_of(k)) * 128 + (sector & 3u) * 32;
+  });
 }
 
 // Stores 128 cycles or more apart hit as the rule says, whatever the order of new
