@@ -237,6 +237,48 @@ TEST(H100WriteProbe, FourWarpsStoringIntoOneNewLineAtOnceHitAsTheLineRuleCounts)
   EXPECT_EQ(s.at("gst:1:ffffffff").back().hit, 2930);  // the repeat
 }
 
+// Lists l and m, `gst` with E = 1 (one sector per warp store): when the
+// warps start together, the L1 sends L2 one write request per store that
+// misses and none for the stores that hit (they join the request of the
+// line's missing store). Where one sub-partition's eight warps or all 32 warps
+// store at once there are more requests than misses in most runs (519 = 519
+// once). With 32 or more cycles between the warps every store sends its own
+// request, and the hits stay as the line rule counts.
+TEST(H100WriteProbe, StoresThatHitJoinTheMissingStoresL2RequestWhenTheWarpsStartTogether) {
+  for (const char* list : {"l", "m"}) {
+    const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/write_probe/" + std::string(list) + "/summary.csv");
+    const int config = t.column("config"), all = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+              miss = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum"),
+              requests = t.column("lts__t_requests_srcunit_tex_op_write.sum");
+    int together = 0, apart = 0;
+    for (const auto& row : t.rows) {
+      const std::string& c = row[static_cast<std::size_t>(config)];
+      if (c.rfind("gst:1:", 0) != 0) continue;
+      const auto cell = [&](int i) { return std::stod(row[static_cast<std::size_t>(i)]); };
+      const std::string mask = c.substr(6, 8);
+      const bool spun = c.size() > 14;  // gst:1:MASK:SPIN
+      const int spin = spun ? std::stoi(c.substr(15)) : 0;
+      if (!spun && mask != "11111111" && mask != "ffffffff") {
+        EXPECT_EQ(cell(requests), cell(miss)) << list << " " << c;
+        ++together;
+      } else if (spin >= 32) {
+        EXPECT_EQ(cell(requests), cell(all)) << list << " " << c;
+        EXPECT_EQ(cell(miss), 132) << list << " " << c;  // one line per CTA: only its first store misses
+        ++apart;
+      } else if (!spun) {
+        EXPECT_GE(cell(requests), cell(miss)) << list << " " << c;  // never fewer requests than misses
+        if (mask == "ffffffff" || std::string(list) == "m") {
+          EXPECT_GT(cell(requests), cell(miss) + 30) << list << " " << c;
+        }
+      }
+    }
+    EXPECT_GE(together, 5) << list;
+    if (std::string(list) == "l") {
+      EXPECT_EQ(apart, 7);
+    }
+  }
+}
+
 TEST(H100WriteProbe, StoresToPresentLinesMissOnlyUnderManyWarps) {
   const auto s = store_sectors("l");
   const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/write_probe/l/summary.csv");
