@@ -17,16 +17,15 @@ R=2000
 m=lts__t_sectors_srcunit_tex_op_read
 metrics=$m.sum,$m.max,$m.min,$m.avg,lts__t_requests_srcunit_tex_op_read.sum
 
+# spaced K STRIDE: the offsets 0, STRIDE, ..., (K - 1) x STRIDE joined by '+'.
+spaced() { local i l=""; for i in $(seq 0 $(($1 - 1))); do l+="${l:++}$((i * $2))"; done; echo "$l"; }
+
 if [ "$list" = b ]; then
     R=1000
     configs=()
     for j in $(seq 1 1023); do configs+=("one:$R:0+$((j * 128))"); done
     for b in $(seq 17 29); do configs+=("one:$R:0+$((1 << b))"); done
-    for k in 8 16 32 64 128 256; do
-        l=""; f=""
-        for i in $(seq 0 $((k - 1))); do l+="${l:++}$((i * 128))"; f+="${f:++}$((i * 4096))"; done
-        configs+=("one:$R:$l" "one:$R:$f")
-    done
+    for k in 8 16 32 64 128 256; do configs+=("one:$R:$(spaced $k 128)" "one:$R:$(spaced $k 4096)"); done
 elif [ "$list" = c ]; then
     R=1000
     reps="0 2 8 10 16 18 24 26 64 66 72 74 80 82 88 90 128 130 136 138 144 146 152 154 192 194 200 202 208 210 216 218"
@@ -36,9 +35,7 @@ elif [ "$list" = c ]; then
     highs+=($(((1 << 18) | (1 << 19) | (1 << 20))))
     configs=()
     for h in "${highs[@]}"; do for r in $reps; do configs+=("one:$R:$h+$((r * 128))"); done; done
-    l=""
-    for i in $(seq 0 1023); do l+="${l:++}$((i << 20))"; done
-    configs+=("one:$R:$l")
+    configs+=("one:$R:$(spaced 1024 $((1 << 20)))")
 else
 singles=()
 for b in $(seq 7 29); do singles+=("lines:$R:$((1 << b))"); done
@@ -52,11 +49,7 @@ for b in $(seq 7 29); do configs+=("lines:$R:0+$((1 << b))"); done
 # 0 against every pair of bits 7..14 (are the slice bits XORs of address bits?)
 for b in 7 8 9 10 11 12 13; do for c in $(seq $((b + 1)) 14); do configs+=("lines:$R:0+$(((1 << b) | (1 << c)))"); done; done
 # k consecutive lines, k lines 4 KB apart: the most that share one slice
-for k in 2 4 8 16 32 64 128; do
-    l=""; f=""
-    for i in $(seq 0 $((k - 1))); do l+="${l:++}$((i * 128))"; f+="${f:++}$((i * 4096))"; done
-    configs+=("lines:$R:$l" "lines:$R:$f")
-done
+for k in 2 4 8 16 32 64 128; do configs+=("lines:$R:$(spaced $k 128)" "lines:$R:$(spaced $k 4096)"); done
 fi
 "$out/slice_probe" "${configs[@]}" >"$out/launches.txt" || exit 1
 ncu --csv --log-file "$out/ncu.csv" --metrics "$metrics" "$out/slice_probe" "${configs[@]}" >"$out/ncu_stdout.txt" 2>&1

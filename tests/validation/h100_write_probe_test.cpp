@@ -73,6 +73,7 @@ TEST(H100WriteProbe, BitSevenAndOneMoreLeftOutWriteBackAgainForMostBits) {
 // store's line is present. Numbers are L1 store sectors.
 struct StoreSectors {
   double all = 0, hit = 0, miss = 0;
+  double requests = 0;  // L2 write requests (lts__t_requests_srcunit_tex_op_write)
 };
 
 // config -> every run of it in list `list`.
@@ -80,11 +81,12 @@ std::map<std::string, std::vector<StoreSectors>> store_sectors(const std::string
   const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/write_probe/" + list + "/summary.csv");
   const int config = t.column("config"), all = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
             hit = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum"),
-            miss = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum");
+            miss = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum"),
+            requests = t.column("lts__t_requests_srcunit_tex_op_write.sum");
   std::map<std::string, std::vector<StoreSectors>> out;
   for (const auto& row : t.rows) {
     const auto cell = [&](int c) { return std::stod(row[static_cast<std::size_t>(c)]); };
-    out[row[static_cast<std::size_t>(config)]].push_back({cell(all), cell(hit), cell(miss)});
+    out[row[static_cast<std::size_t>(config)]].push_back({cell(all), cell(hit), cell(miss), cell(requests)});
   }
   return out;
 }
@@ -246,29 +248,25 @@ TEST(H100WriteProbe, FourWarpsStoringIntoOneNewLineAtOnceHitAsTheLineRuleCounts)
 // request, and the hits stay as the line rule counts.
 TEST(H100WriteProbe, StoresThatHitJoinTheMissingStoresL2RequestWhenTheWarpsStartTogether) {
   for (const char* list : {"l", "m"}) {
-    const CsvTable t = read_csv(WARPSCOPE_SOURCE_DIR "/validation/h100/write_probe/" + std::string(list) + "/summary.csv");
-    const int config = t.column("config"), all = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
-              miss = t.column("l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum"),
-              requests = t.column("lts__t_requests_srcunit_tex_op_write.sum");
     int together = 0, apart = 0;
-    for (const auto& row : t.rows) {
-      const std::string& c = row[static_cast<std::size_t>(config)];
+    for (const auto& [c, runs] : store_sectors(list)) {
       if (c.rfind("gst:1:", 0) != 0) continue;
-      const auto cell = [&](int i) { return std::stod(row[static_cast<std::size_t>(i)]); };
       const std::string mask = c.substr(6, 8);
       const bool spun = c.size() > 14;  // gst:1:MASK:SPIN
       const int spin = spun ? std::stoi(c.substr(15)) : 0;
-      if (!spun && mask != "11111111" && mask != "ffffffff") {
-        EXPECT_EQ(cell(requests), cell(miss)) << list << " " << c;
-        ++together;
-      } else if (spin >= 32) {
-        EXPECT_EQ(cell(requests), cell(all)) << list << " " << c;
-        EXPECT_EQ(cell(miss), 132) << list << " " << c;  // one line per CTA: only its first store misses
-        ++apart;
-      } else if (!spun) {
-        EXPECT_GE(cell(requests), cell(miss)) << list << " " << c;  // never fewer requests than misses
-        if (mask == "ffffffff" || std::string(list) == "m") {
-          EXPECT_GT(cell(requests), cell(miss) + 30) << list << " " << c;
+      for (const StoreSectors& r : runs) {
+        if (!spun && mask != "11111111" && mask != "ffffffff") {
+          EXPECT_EQ(r.requests, r.miss) << list << " " << c;
+          ++together;
+        } else if (spin >= 32) {
+          EXPECT_EQ(r.requests, r.all) << list << " " << c;
+          EXPECT_EQ(r.miss, 132) << list << " " << c;  // one line per CTA: only its first store misses
+          ++apart;
+        } else if (!spun) {
+          EXPECT_GE(r.requests, r.miss) << list << " " << c;  // never fewer requests than misses
+          if (mask == "ffffffff" || std::string(list) == "m") {
+            EXPECT_GT(r.requests, r.miss + 30) << list << " " << c;
+          }
         }
       }
     }

@@ -15,23 +15,13 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        cudaError_t e_ = (x);                                                                  \
-        if (e_ != cudaSuccess) {                                                               \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));   \
-            std::exit(1);                                                                      \
-        }                                                                                      \
-    } while (0)
+#include "../probe_device.cuh"
+#include "../suite/suite_common.cuh"
 
 // reps reads of *p, each at an address that depends on the value read before (always 0).
 __device__ unsigned chase_line(const unsigned* p, int reps) {
     unsigned v = 0;
-    for (int r = 0; r < reps; ++r) {
-        unsigned x;
-        asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(x) : "l"(p + v));
-        v = x;
-    }
+    for (int r = 0; r < reps; ++r) v = ld_cg(p + v);
     return v;
 }
 
