@@ -69,8 +69,10 @@ std::filesystem::path write_trace(Pattern p) {
 void BM_Analyze(benchmark::State& state, Pattern p, const char* arch_name) {
   const std::filesystem::path path = write_trace(p);
   const ArchSpec* arch = &ArchDatabase::builtin().get(arch_name).spec;
+  // range(0): threads as `--threads N`; 2 puts the model's L2 side on a thread
+  // of its own (MemorySystem::set_l2_thread). Chunks are decoded on the reading thread.
   AnalyzeOptions options;
-  options.threads = 1;
+  options.threads = static_cast<int>(state.range(0));
   TraceReadOptions read;
   read.threads = 1;
   std::uint64_t records = 0;
@@ -85,14 +87,17 @@ void BM_Analyze(benchmark::State& state, Pattern p, const char* arch_name) {
   std::filesystem::remove(path);
 }
 
-BENCHMARK_CAPTURE(BM_Analyze, coalesced, Pattern::Coalesced, "sm_90")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Analyze, scattered, Pattern::Scattered, "sm_90")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, coalesced, Pattern::Coalesced, "sm_90")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, scattered, Pattern::Scattered, "sm_90")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+// Two threads: the L2 side beside the rest (same results).
+BENCHMARK_CAPTURE(BM_Analyze, coalesced_l2_thread, Pattern::Coalesced, "sm_90")->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, scattered_l2_thread, Pattern::Scattered, "sm_90")->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 // The same traces on other generations' models (the recorded SM ids taken modulo
 // their SM counts): what the 9.0 model's extra state (132 SMs, two L2 partitions,
 // the request coalescer and its issue clock) costs.
-BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm70, Pattern::Coalesced, "sm_70")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Analyze, scattered_sm70, Pattern::Scattered, "sm_70")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm35, Pattern::Coalesced, "sm_35")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Analyze, scattered_sm35, Pattern::Scattered, "sm_35")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm70, Pattern::Coalesced, "sm_70")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, scattered_sm70, Pattern::Scattered, "sm_70")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm35, Pattern::Coalesced, "sm_35")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, scattered_sm35, Pattern::Scattered, "sm_35")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

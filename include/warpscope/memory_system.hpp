@@ -52,6 +52,16 @@ class MemorySystem {
   // Returns the rules-engine counts of the instruction and adds everything to
   // kernel_counters() and to `pc_counters` when not null.
   InstructionCounts access(const WarpAccess& rec, int sm, Counters* pc_counters = nullptr);
+
+  // Runs the L2 side (request coalescer, L2 partitions, DRAM) on a thread of
+  // its own: access() then does the rules engine and the L1s and hands the
+  // record's L2 operations over. Counters and caches are exactly as without it
+  // once the L2 side has caught up, which every other member function waits
+  // for; the L2 and DRAM fields of a `pc_counters` are added then too, so such
+  // an object must stay where it is until the kernel's end_kernel() or
+  // kernel_counters(). Off by default.
+  void set_l2_thread(bool on);
+  bool l2_thread() const;
   // Writes back what the kernel left dirty in L2 if `flush_dirty` (counted as
   // DRAM writes of this kernel). Nsight Compute does not count that write-back
   // in dram__bytes_write (validation/h100/cache stencil2d: 1 MB stored, 0 B

@@ -36,6 +36,9 @@ struct ArchRun {
   std::int64_t current_kernel = -1;
   std::unique_ptr<WarpInterleaver> interleaver;
   bool flush_dirty = false;
+  // The instructions' counters while the pass runs (result.pcs at the end): a
+  // deque keeps each one where it is, as the memory system's L2 thread needs.
+  std::deque<PcCounters> pcs;
 
   void close_kernel() {
     if (current_kernel < 0) return;
@@ -50,8 +53,8 @@ struct ArchRun {
   // without a hash lookup.
   std::size_t pc_slot(const WarpAccess& rec) {
     const std::uint64_t key = pc_key(rec.kernel, rec.pc);
-    if (key == last_pc_key && last_pc_slot < result.pcs.size()) return last_pc_slot;
-    auto [it, fresh] = pc_index.try_emplace(key, result.pcs.size());
+    if (key == last_pc_key && last_pc_slot < pcs.size()) return last_pc_slot;
+    auto [it, fresh] = pc_index.try_emplace(key, pcs.size());
     if (fresh) {
       PcCounters p;
       p.kernel = rec.kernel;
@@ -59,7 +62,7 @@ struct ArchRun {
       p.space = rec.space;
       p.op = rec.op;
       p.size = rec.size;
-      result.pcs.push_back(p);
+      pcs.push_back(p);
     }
     last_pc_key = key;
     last_pc_slot = it->second;
@@ -80,7 +83,7 @@ struct ArchRun {
     }
     const int sms = memory->num_sms();
     const int sm = rec.sm >= 0 ? rec.sm % sms : place_cta(rec.cta, sms);
-    PcCounters& pc = result.pcs[pc_slot(rec)];
+    PcCounters& pc = pcs[pc_slot(rec)];
     const InstructionCounts c = memory->access(rec, sm, &pc.counters);
     ++pc.executions;
     pc.bytes_needed += c.bytes_needed;
@@ -226,6 +229,12 @@ class RunWorkers {
 
 }  // namespace
 
+bool l2_threads(const AnalyzeOptions& options, std::size_t archs) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t total = options.threads > 0 ? static_cast<std::size_t>(options.threads) : cores;
+  return options.threads != 1 && total >= 2 * std::max<std::size_t>(archs, 1);
+}
+
 int analyze_threads(const AnalyzeOptions& options, std::size_t archs) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   // One architecture stays on the reading thread: a model thread beside it
@@ -246,6 +255,7 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
     r->result.arch = a;
     r->result.memory_description = r->memory->describe();
     r->flush_dirty = options.flush_dirty_at_kernel_end;
+    r->memory->set_l2_thread(l2_threads(options, archs.size()));
     runs.push_back(std::move(r));
   }
   const int threads = analyze_threads(options, runs.size());
@@ -309,6 +319,7 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
   for (auto& r : runs) {
     if (r->interleaver) r->interleaver->flush();
     r->close_kernel();
+    r->result.pcs.assign(std::make_move_iterator(r->pcs.begin()), std::make_move_iterator(r->pcs.end()));
     out.archs.push_back(std::move(r->result));
   }
   if (progress) progress(trace.bytes_read(), trace.file_size());

@@ -29,8 +29,10 @@ struct AnalyzeOptions {
   // Threads that replay the records through the architectures' memory systems
   // while the reading thread reads and expands the next ones, when there are
   // several architectures: 0 = one per architecture, up to the cores (none on
-  // a single core); 1 = everything on the reading thread; N = at most N. The
-  // results do not depend on it.
+  // a single core); 1 = everything on the reading thread; N = at most N. With
+  // at least two per architecture (N, or the cores for 0), each memory system
+  // also runs its L2 side on a thread of its own (l2_threads). The results do
+  // not depend on it.
   int threads = 0;
 };
 
@@ -77,6 +79,10 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
 // The model threads analyze_trace starts for `archs` architectures (0: the
 // models run on the reading thread).
 int analyze_threads(const AnalyzeOptions& options, std::size_t archs);
+// Whether each architecture's memory system also runs its L2 side on a thread
+// of its own (MemorySystem::set_l2_thread): when there are two threads per
+// architecture to spare.
+bool l2_threads(const AnalyzeOptions& options, std::size_t archs);
 
 // CTA -> SM when the trace carries no SM id: round robin over the SMs, the
 // order in which the block scheduler hands out the first wave.

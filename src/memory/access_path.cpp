@@ -32,8 +32,10 @@
 #include <bit>
 
 #include "memory/l2_partitions.hpp"
+#include "memory/l2_thread.hpp"
 #include "memory/store_hits.hpp"
 #include "memory/system_impl.hpp"
+#include "rules/local_layout.hpp"
 
 namespace warpscope {
 namespace {
@@ -119,11 +121,19 @@ void MemorySystem::Impl::l2_evicted(const Eviction& e, Delta& d) const {
   if (h.l2_partial_writeback_reads) d.dram_r += static_cast<std::uint64_t>(e.dirty_partial.count()) * sector;
 }
 
-void MemorySystem::Impl::write_back(const Eviction& e, Delta& d) {
-  if (e.any()) l2_write(e.line.value, e.bytes, false, d);
+namespace {
+
+// An L1 line leaving with dirty data (2.x/3.x local write-back) goes to L2.
+template <class Port>
+void write_back(const Eviction& e, Port& l2port) {
+  if (e.any()) l2port.write(e.line.value, e.bytes, false);
 }
 
-void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCounts& c, Delta& d) {
+}  // namespace
+
+template <class Port>
+void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCounts& c,
+                              const memory::WarpLines& lines, Delta& d, Port& l2port) {
   const bool ef = evict_first_op(rec.cache);
   const bool local = rec.space == Space::Local;
   Cache* l1c = l1.empty() ? nullptr : &l1[static_cast<std::size_t>(sm)];
@@ -142,7 +152,7 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
       for (std::uint32_t i = 0; i < lines.count; ++i) {
         const std::uint64_t key = local ? local_windows.key(rec, sm, lines.lines[i].line) : lines.lines[i].line;
         l1c->prefetch(LineAddr{key});
-        if (!l2.empty()) l2[static_cast<std::size_t>(l2_partition)].prefetch(LineAddr{key});
+        if (Port::kPrefetch && !l2.empty()) l2[static_cast<std::size_t>(l2_partition)].prefetch(LineAddr{key});
       }
     }
     for (std::uint32_t i = 0; i < lines.count; ++i) {
@@ -150,8 +160,8 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
       const std::uint64_t key = local ? local_windows.key(rec, sm, w.line) : w.line;
       const ReadResult r = l1c->read(LineAddr{key}, h.sector_fills ? w.sectors : all, o);
       d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
-      write_back(r.evicted, d);
-      if (r.fetch.any()) l2_read(key, r.fetch, ef, d);
+      write_back(r.evicted, l2port);
+      if (r.fetch.any()) l2port.read(key, r.fetch, ef);
     }
     return;
   }
@@ -166,7 +176,7 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
         const auto sector = static_cast<unsigned>(std::countr_zero(s));
         const ReadResult r = ro.read(LineAddr{(w.line << 2) | sector}, SectorMask(1));
         d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
-        if (r.miss.any()) l2_read(w.line, SectorMask(static_cast<std::uint8_t>(1u << sector)), false, d);
+        if (r.miss.any()) l2port.read(w.line, SectorMask(static_cast<std::uint8_t>(1u << sector)), false);
       }
     }
     return;
@@ -174,14 +184,14 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
 
   // L2 only (non-caching loads; no L1): 7.0+ counts the L1TEX lookups as misses.
   if (l1c != nullptr && !local && l1_has_global[static_cast<std::size_t>(sm)] == 0) l1c = nullptr;  // nothing to invalidate
-  if (lines.count > 1 && !l2.empty())
+  if (Port::kPrefetch && lines.count > 1 && !l2.empty())
     for (std::uint32_t i = 0; i < lines.count; ++i)
       l2[static_cast<std::size_t>(l2_partition)].prefetch(LineAddr{local ? local_windows.key(rec, sm, lines.lines[i].line) : lines.lines[i].line});
   for (std::uint32_t i = 0; i < lines.count; ++i) {
     const memory::WarpLine& w = lines.lines[i];
     const std::uint64_t key = local ? local_windows.key(rec, sm, w.line) : w.line;
-    if (h.invalidate_on_bypass && l1c != nullptr) write_back(l1c->invalidate(LineAddr{key}), d);
-    l2_read(key, w.sectors, ef, d);
+    if (h.invalidate_on_bypass && l1c != nullptr) write_back(l1c->invalidate(LineAddr{key}), l2port);
+    l2port.read(key, w.sectors, ef);
   }
   // 2.x/3.x serve each half/quarter-warp request separately: a segment two
   // sub-requests share is requested twice, the second time an L2 hit.
@@ -193,7 +203,9 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
   if (c.transactions > lines.count && !l2.empty()) d.l2r_req += c.transactions - lines.count;
 }
 
-void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionCounts& c, Delta& d) {
+template <class Port>
+void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionCounts& c,
+                               const memory::WarpLines& lines, Delta& d, Port& l2port) {
   const bool ef = evict_first_op(rec.cache);
   const bool local = rec.space == Space::Local;
   Cache* l1c = l1.empty() ? nullptr : &l1[static_cast<std::size_t>(sm)];
@@ -204,7 +216,7 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
       const memory::WarpLine& w = lines.lines[i];
       const WriteResult r = l1c->write(LineAddr{local_windows.key(rec, sm, w.line)}, w.bytes, o);
       d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
-      write_back(r.evicted, d);
+      write_back(r.evicted, l2port);
     }
     return;
   }
@@ -223,15 +235,15 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
     const std::uint64_t key = local ? local_windows.key(rec, sm, w.line) : w.line;
     if (l1c != nullptr) {
       if (h.store == memory::StorePolicy::Invalidate) {
-        write_back(l1c->invalidate(LineAddr{key}), d);
+        write_back(l1c->invalidate(LineAddr{key}), l2port);
       } else {
         const WriteResult r = l1c->write(LineAddr{key}, w.bytes, through);
         if (h.store == memory::StorePolicy::Allocate)
           d.l1.sector_hits += memory::store_sector_hits(r, r.line_present, h.store_hits_whole_line);
-        write_back(r.evicted, d);
+        write_back(r.evicted, l2port);
       }
     }
-    l2_write(key, w.bytes, ef, d);
+    l2port.write(key, w.bytes, ef);
   }
   if (c.path == MemoryPath::L2 && c.sectors > lines.sectors && !l2.empty()) {
     const std::uint64_t extra = c.sectors - lines.sectors;  // sub-requests writing one segment twice
@@ -241,36 +253,43 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
   if (c.path == MemoryPath::L2 && c.transactions > lines.count && !l2.empty()) d.l2w_req += c.transactions - lines.count;
 }
 
-void MemorySystem::Impl::atomic(int sm, Delta& d) {
+template <class Port>
+void MemorySystem::Impl::atomic(int sm, const memory::WarpLines& lines, Port& l2port) {
   Cache* l1c = l1.empty() || l1_has_global[static_cast<std::size_t>(sm)] == 0 ? nullptr : &l1[static_cast<std::size_t>(sm)];
-  const auto sector = static_cast<std::uint64_t>(h.dram_sector_bytes);
   for (std::uint32_t i = 0; i < lines.count; ++i) {
     const memory::WarpLine& w = lines.lines[i];
-    const auto n = static_cast<std::uint64_t>(w.sectors.count());
-    if (l1c != nullptr) write_back(l1c->invalidate(LineAddr{w.line}), d);
-    if (l2.empty()) {
-      d.dram_r += n * sector;
-      d.dram_w += n * sector;
-      continue;
-    }
-    // Performed at the home partition: from its own SMs a miss fills the
-    // sector group; from the other partition's the near lookup counts a hit
-    // and the home fetches the sector alone (memory/l2_partitions.hpp).
-    const int home = l2_home(w.line);
-    Cache& at = l2[static_cast<std::size_t>(home)];
-    ReadOptions o;
-    o.group_fill = h.l2.fill_sectors > 1 && home == l2_partition;
-    const ReadResult r = at.read(LineAddr{w.line}, w.sectors, o);
-    l2_evicted(r.evicted, d);
-    l2_evicted(at.write(LineAddr{w.line}, w.bytes).evicted, d);
-    d.l2a_req += 1;
-    d.l2a_sec += n;
-    d.l2a_hit += home == l2_partition ? static_cast<std::uint64_t>(r.hit.count()) : n;
-    d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * sector;
+    if (l1c != nullptr) write_back(l1c->invalidate(LineAddr{w.line}), l2port);
+    l2port.atomic(w.line, w.sectors, w.bytes);
   }
 }
 
-void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const InstructionCounts& c, Delta& d) {
+void MemorySystem::Impl::l2_atomic(std::uint64_t line, SectorMask sectors, const LineBytes& bytes, Delta& d) {
+  const auto sector = static_cast<std::uint64_t>(h.dram_sector_bytes);
+  const auto n = static_cast<std::uint64_t>(sectors.count());
+  if (l2.empty()) {
+    d.dram_r += n * sector;
+    d.dram_w += n * sector;
+    return;
+  }
+  // Performed at the home partition: from its own SMs a miss fills the
+  // sector group; from the other partition's the near lookup counts a hit
+  // and the home fetches the sector alone (memory/l2_partitions.hpp).
+  const int home = l2_home(line);
+  Cache& at = l2[static_cast<std::size_t>(home)];
+  ReadOptions o;
+  o.group_fill = h.l2.fill_sectors > 1 && home == l2_partition;
+  const ReadResult r = at.read(LineAddr{line}, sectors, o);
+  l2_evicted(r.evicted, d);
+  l2_evicted(at.write(LineAddr{line}, bytes).evicted, d);
+  d.l2a_req += 1;
+  d.l2a_sec += n;
+  d.l2a_hit += home == l2_partition ? static_cast<std::uint64_t>(r.hit.count()) : n;
+  d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * sector;
+}
+
+template <class Port>
+void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::WarpLines& lines,
+                                Delta& d, Port& l2port) {
   const bool is_load = rec.op == Op::Load;
   const bool is_atomic = !is_load && rec.op != Op::Store && rec.space != Space::Local;
   if (rec.space == Space::Texture) d.kind = Kind::ReadOnlyLd;
@@ -278,12 +297,69 @@ void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const Instruction
   else if (is_load) d.kind = c.path == MemoryPath::ReadOnly && !h.nc_counts_as_global ? Kind::ReadOnlyLd : Kind::GlobalLd;
   else d.kind = is_atomic ? Kind::GlobalAtom : Kind::GlobalSt;
 
+  memory::collect_lines(rec, kLineShift, static_cast<unsigned>(h.l2.sector_bytes), !is_load, lines);
+  if (is_load) load(rec, sm, c, lines, d, l2port);
+  else if (is_atomic) atomic(sm, lines, l2port);
+  else store(rec, sm, c, lines, d, l2port);
+}
+
+void MemorySystem::Impl::enter_sm(const WarpAccess& rec, int sm) {
+  if (coalescer.enabled()) round = clock.next(sm, rec.cta, rec.warp);
   if (l2.size() > 1) l2_partition = h.l2_partition_of_sm[static_cast<std::size_t>(sm)];
   sm_in_flight = sm;
-  memory::collect_lines(rec, kLineShift, static_cast<unsigned>(h.l2.sector_bytes), !is_load, lines);
-  if (is_load) load(rec, sm, c, d);
-  else if (is_atomic) atomic(sm, d);
-  else store(rec, sm, c, d);
 }
+
+template <class Port>
+InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, bool counts_instruction,
+                                              memory::WarpLines& lines, Delta& d, Port& l2port) {
+  const InstructionCounts c = rules::analyze_at_addresses(rec, arch, cfg.rules);
+  switch (c.path) {
+    case MemoryPath::Shared:
+      d.kind = rec.op == Op::Load ? Kind::SharedLd : rec.op == Op::Store ? Kind::SharedSt : Kind::SharedAtom;
+      d.shared = SharedTraffic{1, c.wavefronts, c.ideal_wavefronts, c.bank_conflicts};
+      break;
+    case MemoryPath::Constant:
+      d.kind = Kind::Const;
+      d.const_serialization = c.serialization;
+      break;
+    case MemoryPath::Dram:
+    case MemoryPath::L1:
+    case MemoryPath::L2:
+    case MemoryPath::ReadOnly:
+      d.l1 = L1Traffic{1, c.requests, c.transactions, c.sectors, 0, c.bytes_needed, c.bytes_moved};
+      if (c.path == MemoryPath::Dram) {
+        // 1.x: no caches; every transaction is DRAM traffic (atomics read and write).
+        d.kind = rec.space == Space::Local ? (rec.op == Op::Load ? Kind::LocalLd : Kind::LocalSt)
+                 : rec.op == Op::Load      ? (rec.space == Space::Texture ? Kind::ReadOnlyLd : Kind::GlobalLd)
+                 : rec.op == Op::Store     ? Kind::GlobalSt
+                                           : Kind::GlobalAtom;
+        if (rec.op != Op::Store) d.dram_r += c.bytes_moved;
+        if (rec.op != Op::Load) d.dram_w += c.bytes_moved;
+      } else {
+        cached(rec, sm, c, lines, d, l2port);
+      }
+      break;
+  }
+  if (!counts_instruction) d.l1.instructions = 0;
+  return c;
+}
+
+void MemorySystem::Impl::run_l2_ops(const memory::L2Op* ops, std::size_t n, Delta& d) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const memory::L2Op& op = ops[i];
+    switch (op.type) {
+      case memory::L2Op::Type::Read: l2_read(op.line, op.sectors, op.evict_first, d); break;
+      case memory::L2Op::Type::Write: l2_write(op.line, op.bytes, op.evict_first, d); break;
+      case memory::L2Op::Type::Atomic: l2_atomic(op.line, op.sectors, op.bytes, d); break;
+    }
+  }
+}
+
+template InstructionCounts MemorySystem::Impl::sm_side<MemorySystem::Impl::DirectL2>(const WarpAccess&, int, bool,
+                                                                                     memory::WarpLines&, Delta&,
+                                                                                     DirectL2&);
+template InstructionCounts MemorySystem::Impl::sm_side<MemorySystem::Impl::RingL2>(const WarpAccess&, int, bool,
+                                                                                   memory::WarpLines&, Delta&,
+                                                                                   RingL2&);
 
 }  // namespace warpscope

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
+#include "memory/l2_thread.hpp"
 #include "memory/system_impl.hpp"
 #include "rules/local_layout.hpp"
 #include "warpscope/error.hpp"
@@ -41,7 +43,31 @@ void apply(Counters& c, const Delta& d) {
   c.dram_write_bytes += d.dram_w;
 }
 
+void merge(Delta& into, const Delta& part) {
+  into.l1.add(part.l1);
+  into.shared.add(part.shared);
+  into.const_serialization += part.const_serialization;
+  into.l2r_req += part.l2r_req;
+  into.l2r_sec += part.l2r_sec;
+  into.l2r_hit += part.l2r_hit;
+  into.l2w_req += part.l2w_req;
+  into.l2w_sec += part.l2w_sec;
+  into.l2w_hit += part.l2w_hit;
+  into.l2a_req += part.l2a_req;
+  into.l2a_sec += part.l2a_sec;
+  into.l2a_hit += part.l2a_hit;
+  into.dram_r += part.dram_r;
+  into.dram_w += part.dram_w;
+}
+
 }  // namespace memory
+
+InputError MemorySystem::Impl::sm_out_of_range(int sm) const {
+  return InputError(fmt::format("SM {} is out of range: the modelled {} has {} SMs (0..{})", sm, h.gpu, h.num_sms,
+                                h.num_sms - 1));
+}
+
+MemorySystem::Impl::~Impl() = default;
 
 MemorySystem::Impl::Impl(const ArchSpec& a, const MemoryConfig& c)
     : arch(a), cfg(c), h(memory::Hierarchy::resolve(a, c)) {
@@ -83,6 +109,7 @@ MemorySystem::~MemorySystem() = default;
 
 void MemorySystem::begin_kernel() {
   Impl& m = *impl_;
+  m.sync_l2();
   for (Cache& c : m.l1) c.invalidate_all();
   std::fill(m.l1_has_global.begin(), m.l1_has_global.end(), std::uint8_t{0});
   for (Cache& c : m.readonly) c.invalidate_all();
@@ -99,6 +126,7 @@ void MemorySystem::begin_kernel() {
 
 void MemorySystem::begin_kernel(const OccupancyInput& launch) {
   Impl& m = *impl_;
+  m.sync_l2();
   if (m.per_kernel_carveout()) {
     std::int64_t shared = m.arch.default_shared_capacity;
     try {
@@ -134,10 +162,9 @@ void MemorySystem::begin_kernel(const OccupancyInput& launch) {
 
 InstructionCounts MemorySystem::access(const WarpAccess& rec, int sm, Counters* pc_counters) {
   Impl& m = *impl_;
-  if (sm < 0 || sm >= m.h.num_sms)
-    throw InputError(fmt::format("SM {} is out of range: the modelled {} has {} SMs (0..{})", sm, m.h.gpu,
-                                 m.h.num_sms, m.h.num_sms - 1));
-  if (m.coalescer.enabled()) m.round = m.clock.next(sm, rec.cta, rec.warp);
+  if (sm < 0 || sm >= m.h.num_sms) throw m.sm_out_of_range(sm);
+  if (m.l2_thread) return m.access_handing_over(rec, sm, pc_counters);
+  m.enter_sm(rec, sm);
   if (rec.space != Space::Local) return access_at_addresses(rec, sm, pc_counters, true);
   // Local: the word accesses of the interleaved layout, one instruction (rules/local_layout.hpp).
   InstructionCounts total = access_at_addresses(rules::local_part(rec, 0), sm, pc_counters, true);
@@ -149,46 +176,61 @@ InstructionCounts MemorySystem::access(const WarpAccess& rec, int sm, Counters* 
 InstructionCounts MemorySystem::access_at_addresses(const WarpAccess& rec, int sm, Counters* pc_counters,
                                                     bool counts_instruction) {
   Impl& m = *impl_;
-  const InstructionCounts c = rules::analyze_at_addresses(rec, m.arch, m.cfg.rules);
   memory::Delta d;
-  switch (c.path) {
-    case MemoryPath::Shared:
-      d.kind = rec.op == Op::Load    ? memory::Kind::SharedLd
-               : rec.op == Op::Store ? memory::Kind::SharedSt
-                                     : memory::Kind::SharedAtom;
-      d.shared = SharedTraffic{1, c.wavefronts, c.ideal_wavefronts, c.bank_conflicts};
-      break;
-    case MemoryPath::Constant:
-      d.kind = memory::Kind::Const;
-      d.const_serialization = c.serialization;
-      break;
-    case MemoryPath::Dram:
-    case MemoryPath::L1:
-    case MemoryPath::L2:
-    case MemoryPath::ReadOnly:
-      d.l1 = L1Traffic{1, c.requests, c.transactions, c.sectors, 0, c.bytes_needed, c.bytes_moved};
-      if (c.path == MemoryPath::Dram) {
-        // 1.x: no caches; every transaction is DRAM traffic (atomics read and write).
-        d.kind = rec.space == Space::Local ? (rec.op == Op::Load ? memory::Kind::LocalLd : memory::Kind::LocalSt)
-                 : rec.op == Op::Load      ? (rec.space == Space::Texture ? memory::Kind::ReadOnlyLd
-                                                                          : memory::Kind::GlobalLd)
-                 : rec.op == Op::Store     ? memory::Kind::GlobalSt
-                                           : memory::Kind::GlobalAtom;
-        if (rec.op != Op::Store) d.dram_r += c.bytes_moved;
-        if (rec.op != Op::Load) d.dram_w += c.bytes_moved;
-      } else {
-        m.cached(rec, sm, c, d);
-      }
-      break;
-  }
-  if (!counts_instruction) d.l1.instructions = 0;
+  Impl::DirectL2 port{m, d};
+  const InstructionCounts c = m.sm_side(rec, sm, counts_instruction, m.scratch_lines, d, port);
   memory::apply(m.kernel, d);
   if (pc_counters != nullptr) memory::apply(*pc_counters, d);
   return c;
 }
 
+InstructionCounts MemorySystem::Impl::access_handing_over(const WarpAccess& rec, int sm, Counters* pc_counters) {
+  // The issue clock runs here, in record order; the L2 side gets its round.
+  const std::uint64_t r = coalescer.enabled() ? clock.next(sm, rec.cta, rec.warp) : 0;
+  RingL2 port{*l2_thread, static_cast<std::uint16_t>(sm),
+              static_cast<std::uint32_t>(std::min<std::uint64_t>(r, std::numeric_limits<std::uint32_t>::max())),
+              pc_counters};
+  auto one = [&](const WarpAccess& part, bool counts_instruction) {
+    memory::Delta d;
+    const InstructionCounts c = sm_side(part, sm, counts_instruction, scratch_lines, d, port);
+    memory::apply(kernel, d);
+    if (pc_counters != nullptr) memory::apply(*pc_counters, d);
+    return c;
+  };
+  if (rec.space != Space::Local) return one(rec, true);
+  InstructionCounts total = one(rules::local_part(rec, 0), true);
+  for (int part = 1; part < rules::local_parts(rec); ++part) rules::add_part(total, one(rules::local_part(rec, part), false));
+  return total;
+}
+
+void MemorySystem::Impl::sync_l2() {
+  if (!l2_thread) return;
+  L2Thread& t = *l2_thread;
+  t.drain();
+  memory::Delta& k = t.kernel_part;
+  k.kind = memory::Kind::GlobalLd;  // adds the L2 and DRAM fields (its L1 fields are 0)
+  memory::apply(kernel, k);
+  k = memory::Delta{};
+  for (auto& [pc, part] : t.pc_part) {
+    part.kind = memory::Kind::GlobalLd;
+    memory::apply(*pc, part);
+  }
+  t.pc_part.clear();
+}
+
+void MemorySystem::set_l2_thread(bool on) {
+  Impl& m = *impl_;
+  if (on == static_cast<bool>(m.l2_thread)) return;
+  m.sync_l2();
+  if (on && !m.l2.empty()) m.l2_thread = std::make_unique<Impl::L2Thread>(m);
+  else m.l2_thread.reset();
+}
+
+bool MemorySystem::l2_thread() const { return static_cast<bool>(impl_->l2_thread); }
+
 void MemorySystem::end_kernel(bool flush_dirty) {
   Impl& m = *impl_;
+  m.sync_l2();
   if (!flush_dirty) return;
   for (Cache& c : m.l2) {
     memory::Delta d;
@@ -198,8 +240,14 @@ void MemorySystem::end_kernel(bool flush_dirty) {
   }
 }
 
-const Counters& MemorySystem::kernel_counters() const { return impl_->kernel; }
-void MemorySystem::reset_kernel_counters() { impl_->kernel = Counters{}; }
+const Counters& MemorySystem::kernel_counters() const {
+  impl_->sync_l2();
+  return impl_->kernel;
+}
+void MemorySystem::reset_kernel_counters() {
+  impl_->sync_l2();
+  impl_->kernel = Counters{};
+}
 int MemorySystem::num_sms() const { return impl_->h.num_sms; }
 std::int64_t MemorySystem::l1_size() const { return impl_->h.l1_bytes; }
 std::int64_t MemorySystem::shared_capacity() const { return impl_->h.shared_capacity; }
@@ -218,6 +266,7 @@ const Cache* MemorySystem::readonly_cache(int sm, int partition) const {
 }
 
 const Cache* MemorySystem::l2_cache(int partition) const {
+  impl_->sync_l2();
   const Impl& m = *impl_;
   return partition >= 0 && static_cast<std::size_t>(partition) < m.l2.size() ? &m.l2[static_cast<std::size_t>(partition)]
                                                                              : nullptr;

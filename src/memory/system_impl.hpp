@@ -4,6 +4,7 @@
 #pragma once
 
 #include <bit>
+#include <memory>
 #include <vector>
 
 #include "memory/hierarchy.hpp"
@@ -13,6 +14,7 @@
 #include "memory/warp_lines.hpp"
 #include "warpscope/cache.hpp"
 #include "warpscope/counters.hpp"
+#include "warpscope/error.hpp"
 #include "warpscope/memory_system.hpp"
 
 namespace warpscope {
@@ -37,6 +39,20 @@ struct Delta {
 };
 
 void apply(Counters& c, const Delta& d);
+// Adds a second word access of the same instruction (8/16-byte local) into `into`.
+void merge(Delta& into, const Delta& part);
+
+// What the SM side of a record asks of the L2 (the L1 never depends on the
+// L2's answer, so these can run later, in record order, on another thread:
+// memory/sm_workers.hpp).
+struct L2Op {
+  enum class Type : std::uint8_t { Read, Write, Atomic };
+  Type type = Type::Read;
+  bool evict_first = false;
+  SectorMask sectors;  // Read, Atomic
+  std::uint64_t line = 0;
+  LineBytes bytes;     // Write, Atomic
+};
 
 }  // namespace memory
 
@@ -57,24 +73,67 @@ struct MemorySystem::Impl {
   // non-caching loads and stores would otherwise look up L1 for nothing).
   std::vector<std::uint8_t> l1_has_global;
   Counters kernel;
-  memory::WarpLines lines;      // scratch for the record in flight
+  memory::WarpLines scratch_lines;  // the record in flight of access() (batch workers have their own)
   memory::LocalWindows local_windows;  // where each warp's local lines live (memory/local_windows.hpp)
 
   Impl(const ArchSpec& a, const MemoryConfig& c);
+  ~Impl();  // where L2Thread is complete (memory/l2_thread.hpp)
+  InputError sm_out_of_range(int sm) const;
   // (Re)creates the per-SM L1s for h.l1 (construction, a kernel with another carveout).
   void build_l1();
   // Whether the driver chooses the carveout per kernel: 7.0+ unified L1/shared
   // and no carveout or shared capacity in MemoryConfig.
   bool per_kernel_carveout() const;
 
-  // The hot path (access_path.cpp).
-  void cached(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d);
-  void load(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d);
-  void store(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d);
-  void atomic(int sm, memory::Delta& d);
+  // L2 ports (see cached()).
+  struct DirectL2 {
+    Impl& m;
+    memory::Delta& d;
+    static constexpr bool kPrefetch = true;  // hint the L2 sets a scattered record will look up
+    void read(std::uint64_t line, SectorMask s, bool ef) { m.l2_read(line, s, ef, d); }
+    void write(std::uint64_t line, const LineBytes& b, bool ef) { m.l2_write(line, b, ef, d); }
+    void atomic(std::uint64_t line, SectorMask s, const LineBytes& b) { m.l2_atomic(line, s, b, d); }
+  };
+  struct RingL2;  // hands operations to the L2 thread (memory/l2_thread.hpp)
+
+  // set_l2_thread(true): the L2 side on a thread of its own (memory/l2_thread.hpp).
+  struct L2Thread;
+  std::unique_ptr<L2Thread> l2_thread;
+  // Waits until the L2 thread has run every operation handed over and adds
+  // its counters in (a no-op without it).
+  void sync_l2();
+  // access() with the L2 thread running.
+  InstructionCounts access_handing_over(const WarpAccess& rec, int sm, Counters* pc_counters);
+
+  // The hot path (access_path.cpp). The SM side (rules engine, L1, read-only
+  // caches, local windows) hands its L2 operations to a Port: DirectL2 runs
+  // them at once, RingL2 hands them to the L2 thread (memory/l2_thread.hpp).
+  // `lines`: the caller's scratch for the record in flight.
+  template <class Port>
+  void cached(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::WarpLines& lines, memory::Delta& d,
+              Port& l2port);
+  template <class Port>
+  void load(const WarpAccess& rec, int sm, const InstructionCounts& c, const memory::WarpLines& lines,
+            memory::Delta& d, Port& l2port);
+  template <class Port>
+  void store(const WarpAccess& rec, int sm, const InstructionCounts& c, const memory::WarpLines& lines,
+             memory::Delta& d, Port& l2port);
+  template <class Port>
+  void atomic(int sm, const memory::WarpLines& lines, Port& l2port);
+  // The SM side of one word access into `d`, its L2 operations into `l2port`;
+  // the rules engine's counts. Only per-SM state changes (safe on a worker
+  // thread that owns `sm`).
+  template <class Port>
+  InstructionCounts sm_side(const WarpAccess& rec, int sm, bool counts_instruction, memory::WarpLines& lines,
+                            memory::Delta& d, Port& l2port);
+  // The L2 side of operations handed over by RingL2, on the thread that owns the L2.
+  void run_l2_ops(const memory::L2Op* ops, std::size_t n, memory::Delta& d);
+  // Sets l2_partition / sm_in_flight / round for a record of `sm` (the L2 side's context).
+  void enter_sm(const WarpAccess& rec, int sm);
+
   void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d);
+  void l2_atomic(std::uint64_t line, SectorMask sectors, const LineBytes& bytes, memory::Delta& d);
   void l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, memory::Delta& d);
-  void write_back(const Eviction& e, memory::Delta& d);
   void l2_evicted(const Eviction& e, memory::Delta& d) const;  // DRAM traffic of a line leaving L2
   int l2_home(std::uint64_t line) const;  // the partition that reads DRAM for `line` and holds its written data
 };

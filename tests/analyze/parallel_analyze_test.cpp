@@ -68,5 +68,32 @@ TEST(ParallelAnalyze, ThreadsDoNotChangeTheResults) {
   }
 }
 
+// One architecture with two threads: its memory system runs the L2 side on a
+// thread of its own (MemorySystem::set_l2_thread); every counter stays the same.
+TEST(ParallelAnalyze, AnL2ThreadDoesNotChangeTheResults) {
+  AnalyzeOptions two;
+  two.threads = 2;
+  EXPECT_TRUE(l2_threads(two, 1));
+  EXPECT_FALSE(l2_threads(two, 2));  // the architectures' own threads come first
+  AnalyzeOptions one_thread;
+  one_thread.threads = 1;
+  EXPECT_FALSE(l2_threads(one_thread, 1));
+  for (const char* file : {"realistic.wst", "local_memory.wst"}) {
+    auto run1 = [&](int threads) {
+      auto trace = open_trace(std::string(WARPSCOPE_SOURCE_DIR "/validation/h100/suite/") + file);
+      AnalyzeOptions o;
+      o.threads = threads;
+      return analyze_trace(*trace, {&arch("sm_90")}, o);
+    };
+    const AnalyzeResult one = run1(1), many = run1(2);
+    const ArchResult &x = one.archs.at(0), &y = many.archs.at(0);
+    ASSERT_EQ(x.kernels.size(), y.kernels.size()) << file;
+    for (std::size_t k = 0; k < x.kernels.size(); ++k) EXPECT_EQ(x.kernels[k].counters, y.kernels[k].counters) << file;
+    ASSERT_EQ(x.pcs.size(), y.pcs.size()) << file;
+    for (std::size_t p = 0; p < x.pcs.size(); ++p) EXPECT_EQ(x.pcs[p].counters, y.pcs[p].counters) << file;
+    EXPECT_GT(x.kernels.front().counters.l2_read_sectors + x.kernels.front().counters.l2_write_sectors, 0u) << file;
+  }
+}
+
 }  // namespace
 }  // namespace warpscope::test
