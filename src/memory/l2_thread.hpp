@@ -38,6 +38,7 @@ struct MemorySystem::Impl::L2Thread {
     bool stop = false;
     Counters* pc = nullptr;
   };
+  static_assert(sizeof(Message) <= 48, "one L2 operation crosses cores as one 48-byte message");
 
   explicit L2Thread(Impl& impl) : m(impl), ring(kCapacity) { thread = std::thread([this] { run(); }); }
   ~L2Thread() {
