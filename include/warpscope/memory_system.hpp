@@ -85,9 +85,6 @@ class MemorySystem {
   int l2_partitions() const;
 
  private:
-  // One access at the addresses it has; counts_instruction false for the 2nd-4th
-  // word access of an 8/16-byte local instruction.
-  InstructionCounts access_at_addresses(const WarpAccess& rec, int sm, Counters* pc_counters, bool counts_instruction);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -125,15 +125,14 @@ namespace {
 
 // An L1 line leaving with dirty data (2.x/3.x local write-back) goes to L2.
 template <class Port>
-void write_back(const Eviction& e, Port& l2port) {
-  if (e.any()) l2port.write(e.line.value, e.bytes, false);
+void write_back(const Eviction& e, Port& l2port, Delta& d) {
+  if (e.any()) l2port.write(e.line.value, e.bytes, false, d);
 }
 
 }  // namespace
 
 template <class Port>
-void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCounts& c,
-                              const memory::WarpLines& lines, Delta& d, Port& l2port) {
+void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCounts& c, Delta& d, Port& l2port) {
   const bool ef = evict_first_op(rec.cache);
   const bool local = rec.space == Space::Local;
   Cache* l1c = l1.empty() ? nullptr : &l1[static_cast<std::size_t>(sm)];
@@ -160,8 +159,8 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
       const std::uint64_t key = local ? local_windows.key(rec, sm, w.line) : w.line;
       const ReadResult r = l1c->read(LineAddr{key}, h.sector_fills ? w.sectors : all, o);
       d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
-      write_back(r.evicted, l2port);
-      if (r.fetch.any()) l2port.read(key, r.fetch, ef);
+      write_back(r.evicted, l2port, d);
+      if (r.fetch.any()) l2port.read(key, r.fetch, ef, d);
     }
     return;
   }
@@ -176,7 +175,7 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
         const auto sector = static_cast<unsigned>(std::countr_zero(s));
         const ReadResult r = ro.read(LineAddr{(w.line << 2) | sector}, SectorMask(1));
         d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
-        if (r.miss.any()) l2port.read(w.line, SectorMask(static_cast<std::uint8_t>(1u << sector)), false);
+        if (r.miss.any()) l2port.read(w.line, SectorMask(static_cast<std::uint8_t>(1u << sector)), false, d);
       }
     }
     return;
@@ -190,8 +189,8 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
   for (std::uint32_t i = 0; i < lines.count; ++i) {
     const memory::WarpLine& w = lines.lines[i];
     const std::uint64_t key = local ? local_windows.key(rec, sm, w.line) : w.line;
-    if (h.invalidate_on_bypass && l1c != nullptr) write_back(l1c->invalidate(LineAddr{key}), l2port);
-    l2port.read(key, w.sectors, ef);
+    if (h.invalidate_on_bypass && l1c != nullptr) write_back(l1c->invalidate(LineAddr{key}), l2port, d);
+    l2port.read(key, w.sectors, ef, d);
   }
   // 2.x/3.x serve each half/quarter-warp request separately: a segment two
   // sub-requests share is requested twice, the second time an L2 hit.
@@ -204,8 +203,7 @@ void MemorySystem::Impl::load(const WarpAccess& rec, int sm, const InstructionCo
 }
 
 template <class Port>
-void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionCounts& c,
-                               const memory::WarpLines& lines, Delta& d, Port& l2port) {
+void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionCounts& c, Delta& d, Port& l2port) {
   const bool ef = evict_first_op(rec.cache);
   const bool local = rec.space == Space::Local;
   Cache* l1c = l1.empty() ? nullptr : &l1[static_cast<std::size_t>(sm)];
@@ -216,7 +214,7 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
       const memory::WarpLine& w = lines.lines[i];
       const WriteResult r = l1c->write(LineAddr{local_windows.key(rec, sm, w.line)}, w.bytes, o);
       d.l1.sector_hits += static_cast<std::uint64_t>(r.hit.count());
-      write_back(r.evicted, l2port);
+      write_back(r.evicted, l2port, d);
     }
     return;
   }
@@ -235,15 +233,15 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
     const std::uint64_t key = local ? local_windows.key(rec, sm, w.line) : w.line;
     if (l1c != nullptr) {
       if (h.store == memory::StorePolicy::Invalidate) {
-        write_back(l1c->invalidate(LineAddr{key}), l2port);
+        write_back(l1c->invalidate(LineAddr{key}), l2port, d);
       } else {
         const WriteResult r = l1c->write(LineAddr{key}, w.bytes, through);
         if (h.store == memory::StorePolicy::Allocate)
           d.l1.sector_hits += memory::store_sector_hits(r, r.line_present, h.store_hits_whole_line);
-        write_back(r.evicted, l2port);
+        write_back(r.evicted, l2port, d);
       }
     }
-    l2port.write(key, w.bytes, ef);
+    l2port.write(key, w.bytes, ef, d);
   }
   if (c.path == MemoryPath::L2 && c.sectors > lines.sectors && !l2.empty()) {
     const std::uint64_t extra = c.sectors - lines.sectors;  // sub-requests writing one segment twice
@@ -254,12 +252,12 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
 }
 
 template <class Port>
-void MemorySystem::Impl::atomic(int sm, const memory::WarpLines& lines, Port& l2port) {
+void MemorySystem::Impl::atomic(int sm, Delta& d, Port& l2port) {
   Cache* l1c = l1.empty() || l1_has_global[static_cast<std::size_t>(sm)] == 0 ? nullptr : &l1[static_cast<std::size_t>(sm)];
   for (std::uint32_t i = 0; i < lines.count; ++i) {
     const memory::WarpLine& w = lines.lines[i];
-    if (l1c != nullptr) write_back(l1c->invalidate(LineAddr{w.line}), l2port);
-    l2port.atomic(w.line, w.sectors, w.bytes);
+    if (l1c != nullptr) write_back(l1c->invalidate(LineAddr{w.line}), l2port, d);
+    l2port.atomic(w.line, w.sectors, w.bytes, d);
   }
 }
 
@@ -288,8 +286,7 @@ void MemorySystem::Impl::l2_atomic(std::uint64_t line, SectorMask sectors, const
 }
 
 template <class Port>
-void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::WarpLines& lines,
-                                Delta& d, Port& l2port) {
+void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const InstructionCounts& c, Delta& d, Port& l2port) {
   const bool is_load = rec.op == Op::Load;
   const bool is_atomic = !is_load && rec.op != Op::Store && rec.space != Space::Local;
   if (rec.space == Space::Texture) d.kind = Kind::ReadOnlyLd;
@@ -298,20 +295,41 @@ void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const Instruction
   else d.kind = is_atomic ? Kind::GlobalAtom : Kind::GlobalSt;
 
   memory::collect_lines(rec, kLineShift, static_cast<unsigned>(h.l2.sector_bytes), !is_load, lines);
-  if (is_load) load(rec, sm, c, lines, d, l2port);
-  else if (is_atomic) atomic(sm, lines, l2port);
-  else store(rec, sm, c, lines, d, l2port);
+  if (is_load) load(rec, sm, c, d, l2port);
+  else if (is_atomic) atomic(sm, d, l2port);
+  else store(rec, sm, c, d, l2port);
 }
 
-void MemorySystem::Impl::enter_sm(const WarpAccess& rec, int sm) {
-  if (coalescer.enabled()) round = clock.next(sm, rec.cta, rec.warp);
+std::uint64_t MemorySystem::Impl::next_round(const WarpAccess& rec, int sm) {
+  return coalescer.enabled() ? clock.next(sm, rec.cta, rec.warp) : 0;
+}
+
+void MemorySystem::Impl::enter_sm(int sm, std::uint64_t issue_round) {
+  round = issue_round;
   if (l2.size() > 1) l2_partition = h.l2_partition_of_sm[static_cast<std::size_t>(sm)];
   sm_in_flight = sm;
 }
 
 template <class Port>
-InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, bool counts_instruction,
-                                              memory::WarpLines& lines, Delta& d, Port& l2port) {
+InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int sm, Counters* pc_counters,
+                                                    Port& l2port) {
+  auto one = [&](const WarpAccess& part, bool counts_instruction) {
+    memory::Delta d;
+    const InstructionCounts c = sm_side(part, sm, counts_instruction, d, l2port);
+    memory::apply(kernel, d);
+    if (pc_counters != nullptr) memory::apply(*pc_counters, d);
+    return c;
+  };
+  if (rec.space != Space::Local) return one(rec, true);
+  // Local: the word accesses of the interleaved layout, one instruction (rules/local_layout.hpp).
+  InstructionCounts total = one(rules::local_part(rec, 0), true);
+  for (int part = 1; part < rules::local_parts(rec); ++part) rules::add_part(total, one(rules::local_part(rec, part), false));
+  return total;
+}
+
+template <class Port>
+InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, bool counts_instruction, Delta& d,
+                                              Port& l2port) {
   const InstructionCounts c = rules::analyze_at_addresses(rec, arch, cfg.rules);
   switch (c.path) {
     case MemoryPath::Shared:
@@ -336,7 +354,7 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
         if (rec.op != Op::Store) d.dram_r += c.bytes_moved;
         if (rec.op != Op::Load) d.dram_w += c.bytes_moved;
       } else {
-        cached(rec, sm, c, lines, d, l2port);
+        cached(rec, sm, c, d, l2port);
       }
       break;
   }
@@ -344,22 +362,17 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
   return c;
 }
 
-void MemorySystem::Impl::run_l2_ops(const memory::L2Op* ops, std::size_t n, Delta& d) {
-  for (std::size_t i = 0; i < n; ++i) {
-    const memory::L2Op& op = ops[i];
-    switch (op.type) {
-      case memory::L2Op::Type::Read: l2_read(op.line, op.sectors, op.evict_first, d); break;
-      case memory::L2Op::Type::Write: l2_write(op.line, op.bytes, op.evict_first, d); break;
-      case memory::L2Op::Type::Atomic: l2_atomic(op.line, op.sectors, op.bytes, d); break;
-    }
+void MemorySystem::Impl::run_l2_op(const memory::L2Op& op, Delta& d) {
+  switch (op.type) {
+    case memory::L2Op::Type::Read: l2_read(op.line, op.sectors, op.evict_first, d); break;
+    case memory::L2Op::Type::Write: l2_write(op.line, op.bytes, op.evict_first, d); break;
+    case memory::L2Op::Type::Atomic: l2_atomic(op.line, op.sectors, op.bytes, d); break;
   }
 }
 
-template InstructionCounts MemorySystem::Impl::sm_side<MemorySystem::Impl::DirectL2>(const WarpAccess&, int, bool,
-                                                                                     memory::WarpLines&, Delta&,
-                                                                                     DirectL2&);
-template InstructionCounts MemorySystem::Impl::sm_side<MemorySystem::Impl::RingL2>(const WarpAccess&, int, bool,
-                                                                                   memory::WarpLines&, Delta&,
-                                                                                   RingL2&);
+template InstructionCounts MemorySystem::Impl::access_record<MemorySystem::Impl::DirectL2>(const WarpAccess&, int,
+                                                                                           Counters*, DirectL2&);
+template InstructionCounts MemorySystem::Impl::access_record<MemorySystem::Impl::RingL2>(const WarpAccess&, int,
+                                                                                         Counters*, RingL2&);
 
 }  // namespace warpscope

@@ -111,11 +111,9 @@ struct MemorySystem::Impl::L2Thread {
       for (; head != end; ++head) {
         const Message& msg = ring[head & (kCapacity - 1)];
         if (msg.stop) return;
-        if (m.l2.size() > 1) m.l2_partition = m.h.l2_partition_of_sm[msg.sm];
-        m.sm_in_flight = msg.sm;
-        m.round = msg.round;
+        m.enter_sm(msg.sm, msg.round);
         memory::Delta d;
-        m.run_l2_ops(&msg.op, 1, d);
+        m.run_l2_op(msg.op, d);
         memory::merge(kernel_part, d);
         if (msg.pc != nullptr) {
           if (msg.pc != last_pc) {
@@ -146,11 +144,14 @@ struct MemorySystem::Impl::RingL2 {
   std::uint32_t round;
   Counters* pc;
   static constexpr bool kPrefetch = false;  // the L2 thread owns the L2
-  void read(std::uint64_t line, SectorMask s, bool ef) { t.push({{memory::L2Op::Type::Read, ef, s, line, {}}, round, sm, false, pc}); }
-  void write(std::uint64_t line, const LineBytes& b, bool ef) {
+  // The L2 thread counts these; the word access's counters `d` get nothing.
+  void read(std::uint64_t line, SectorMask s, bool ef, memory::Delta&) {
+    t.push({{memory::L2Op::Type::Read, ef, s, line, {}}, round, sm, false, pc});
+  }
+  void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta&) {
     t.push({{memory::L2Op::Type::Write, ef, {}, line, b}, round, sm, false, pc});
   }
-  void atomic(std::uint64_t line, SectorMask s, const LineBytes& b) {
+  void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, memory::Delta&) {
     t.push({{memory::L2Op::Type::Atomic, false, s, line, b}, round, sm, false, pc});
   }
 };

@@ -7,7 +7,6 @@
 
 #include "memory/l2_thread.hpp"
 #include "memory/system_impl.hpp"
-#include "rules/local_layout.hpp"
 #include "warpscope/error.hpp"
 
 namespace warpscope {
@@ -61,11 +60,6 @@ void merge(Delta& into, const Delta& part) {
 }
 
 }  // namespace memory
-
-InputError MemorySystem::Impl::sm_out_of_range(int sm) const {
-  return InputError(fmt::format("SM {} is out of range: the modelled {} has {} SMs (0..{})", sm, h.gpu, h.num_sms,
-                                h.num_sms - 1));
-}
 
 MemorySystem::Impl::~Impl() = default;
 
@@ -162,45 +156,19 @@ void MemorySystem::begin_kernel(const OccupancyInput& launch) {
 
 InstructionCounts MemorySystem::access(const WarpAccess& rec, int sm, Counters* pc_counters) {
   Impl& m = *impl_;
-  if (sm < 0 || sm >= m.h.num_sms) throw m.sm_out_of_range(sm);
-  if (m.l2_thread) return m.access_handing_over(rec, sm, pc_counters);
-  m.enter_sm(rec, sm);
-  if (rec.space != Space::Local) return access_at_addresses(rec, sm, pc_counters, true);
-  // Local: the word accesses of the interleaved layout, one instruction (rules/local_layout.hpp).
-  InstructionCounts total = access_at_addresses(rules::local_part(rec, 0), sm, pc_counters, true);
-  for (int part = 1; part < rules::local_parts(rec); ++part)
-    rules::add_part(total, access_at_addresses(rules::local_part(rec, part), sm, pc_counters, false));
-  return total;
-}
-
-InstructionCounts MemorySystem::access_at_addresses(const WarpAccess& rec, int sm, Counters* pc_counters,
-                                                    bool counts_instruction) {
-  Impl& m = *impl_;
-  memory::Delta d;
-  Impl::DirectL2 port{m, d};
-  const InstructionCounts c = m.sm_side(rec, sm, counts_instruction, m.scratch_lines, d, port);
-  memory::apply(m.kernel, d);
-  if (pc_counters != nullptr) memory::apply(*pc_counters, d);
-  return c;
-}
-
-InstructionCounts MemorySystem::Impl::access_handing_over(const WarpAccess& rec, int sm, Counters* pc_counters) {
-  // The issue clock runs here, in record order; the L2 side gets its round.
-  const std::uint64_t r = coalescer.enabled() ? clock.next(sm, rec.cta, rec.warp) : 0;
-  RingL2 port{*l2_thread, static_cast<std::uint16_t>(sm),
-              static_cast<std::uint32_t>(std::min<std::uint64_t>(r, std::numeric_limits<std::uint32_t>::max())),
-              pc_counters};
-  auto one = [&](const WarpAccess& part, bool counts_instruction) {
-    memory::Delta d;
-    const InstructionCounts c = sm_side(part, sm, counts_instruction, scratch_lines, d, port);
-    memory::apply(kernel, d);
-    if (pc_counters != nullptr) memory::apply(*pc_counters, d);
-    return c;
-  };
-  if (rec.space != Space::Local) return one(rec, true);
-  InstructionCounts total = one(rules::local_part(rec, 0), true);
-  for (int part = 1; part < rules::local_parts(rec); ++part) rules::add_part(total, one(rules::local_part(rec, part), false));
-  return total;
+  if (sm < 0 || sm >= m.h.num_sms)
+    throw InputError(fmt::format("SM {} is out of range: the modelled {} has {} SMs (0..{})", sm, m.h.gpu,
+                                 m.h.num_sms, m.h.num_sms - 1));
+  const std::uint64_t round = m.next_round(rec, sm);  // the issue clock runs here, in record order
+  if (m.l2_thread) {
+    Impl::RingL2 port{*m.l2_thread, static_cast<std::uint16_t>(sm),
+                      static_cast<std::uint32_t>(std::min<std::uint64_t>(round, std::numeric_limits<std::uint32_t>::max())),
+                      pc_counters};
+    return m.access_record(rec, sm, pc_counters, port);
+  }
+  m.enter_sm(sm, round);
+  Impl::DirectL2 port{m};
+  return m.access_record(rec, sm, pc_counters, port);
 }
 
 void MemorySystem::Impl::sync_l2() {

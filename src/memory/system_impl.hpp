@@ -14,7 +14,6 @@
 #include "memory/warp_lines.hpp"
 #include "warpscope/cache.hpp"
 #include "warpscope/counters.hpp"
-#include "warpscope/error.hpp"
 #include "warpscope/memory_system.hpp"
 
 namespace warpscope {
@@ -39,12 +38,12 @@ struct Delta {
 };
 
 void apply(Counters& c, const Delta& d);
-// Adds a second word access of the same instruction (8/16-byte local) into `into`.
+// Adds `part` into `into` (the L2 thread's totals, memory/l2_thread.hpp).
 void merge(Delta& into, const Delta& part);
 
 // What the SM side of a record asks of the L2 (the L1 never depends on the
-// L2's answer, so these can run later, in record order, on another thread:
-// memory/sm_workers.hpp).
+// L2's answer, so these can run later, in record order, on the L2 thread:
+// memory/l2_thread.hpp).
 struct L2Op {
   enum class Type : std::uint8_t { Read, Write, Atomic };
   Type type = Type::Read;
@@ -73,26 +72,24 @@ struct MemorySystem::Impl {
   // non-caching loads and stores would otherwise look up L1 for nothing).
   std::vector<std::uint8_t> l1_has_global;
   Counters kernel;
-  memory::WarpLines scratch_lines;  // the record in flight of access() (batch workers have their own)
+  memory::WarpLines lines;      // scratch for the record in flight
   memory::LocalWindows local_windows;  // where each warp's local lines live (memory/local_windows.hpp)
 
   Impl(const ArchSpec& a, const MemoryConfig& c);
   ~Impl();  // where L2Thread is complete (memory/l2_thread.hpp)
-  InputError sm_out_of_range(int sm) const;
   // (Re)creates the per-SM L1s for h.l1 (construction, a kernel with another carveout).
   void build_l1();
   // Whether the driver chooses the carveout per kernel: 7.0+ unified L1/shared
   // and no carveout or shared capacity in MemoryConfig.
   bool per_kernel_carveout() const;
 
-  // L2 ports (see cached()).
+  // L2 ports (see cached()); `d` is the word access's counters.
   struct DirectL2 {
     Impl& m;
-    memory::Delta& d;
     static constexpr bool kPrefetch = true;  // hint the L2 sets a scattered record will look up
-    void read(std::uint64_t line, SectorMask s, bool ef) { m.l2_read(line, s, ef, d); }
-    void write(std::uint64_t line, const LineBytes& b, bool ef) { m.l2_write(line, b, ef, d); }
-    void atomic(std::uint64_t line, SectorMask s, const LineBytes& b) { m.l2_atomic(line, s, b, d); }
+    void read(std::uint64_t line, SectorMask s, bool ef, memory::Delta& d) { m.l2_read(line, s, ef, d); }
+    void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta& d) { m.l2_write(line, b, ef, d); }
+    void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, memory::Delta& d) { m.l2_atomic(line, s, b, d); }
   };
   struct RingL2;  // hands operations to the L2 thread (memory/l2_thread.hpp)
 
@@ -102,34 +99,33 @@ struct MemorySystem::Impl {
   // Waits until the L2 thread has run every operation handed over and adds
   // its counters in (a no-op without it).
   void sync_l2();
-  // access() with the L2 thread running.
-  InstructionCounts access_handing_over(const WarpAccess& rec, int sm, Counters* pc_counters);
+  // The issue round of a record (the request coalescer's clock; 0 without it).
+  std::uint64_t next_round(const WarpAccess& rec, int sm);
+  // Sets l2_partition / sm_in_flight / round: the L2 side's context for an
+  // operation of `sm` (the L2 thread sets them per operation).
+  void enter_sm(int sm, std::uint64_t issue_round);
 
   // The hot path (access_path.cpp). The SM side (rules engine, L1, read-only
   // caches, local windows) hands its L2 operations to a Port: DirectL2 runs
   // them at once, RingL2 hands them to the L2 thread (memory/l2_thread.hpp).
-  // `lines`: the caller's scratch for the record in flight.
+  // One record: its word accesses (8/16-byte local: several), each through
+  // sm_side, counted into the kernel and `pc_counters`.
   template <class Port>
-  void cached(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::WarpLines& lines, memory::Delta& d,
-              Port& l2port);
-  template <class Port>
-  void load(const WarpAccess& rec, int sm, const InstructionCounts& c, const memory::WarpLines& lines,
-            memory::Delta& d, Port& l2port);
-  template <class Port>
-  void store(const WarpAccess& rec, int sm, const InstructionCounts& c, const memory::WarpLines& lines,
-             memory::Delta& d, Port& l2port);
-  template <class Port>
-  void atomic(int sm, const memory::WarpLines& lines, Port& l2port);
+  InstructionCounts access_record(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
   // The SM side of one word access into `d`, its L2 operations into `l2port`;
-  // the rules engine's counts. Only per-SM state changes (safe on a worker
-  // thread that owns `sm`).
+  // the rules engine's counts.
   template <class Port>
-  InstructionCounts sm_side(const WarpAccess& rec, int sm, bool counts_instruction, memory::WarpLines& lines,
-                            memory::Delta& d, Port& l2port);
-  // The L2 side of operations handed over by RingL2, on the thread that owns the L2.
-  void run_l2_ops(const memory::L2Op* ops, std::size_t n, memory::Delta& d);
-  // Sets l2_partition / sm_in_flight / round for a record of `sm` (the L2 side's context).
-  void enter_sm(const WarpAccess& rec, int sm);
+  InstructionCounts sm_side(const WarpAccess& rec, int sm, bool counts_instruction, memory::Delta& d, Port& l2port);
+  template <class Port>
+  void cached(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d, Port& l2port);
+  template <class Port>
+  void load(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d, Port& l2port);
+  template <class Port>
+  void store(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d, Port& l2port);
+  template <class Port>
+  void atomic(int sm, memory::Delta& d, Port& l2port);
+  // One operation handed over by RingL2, on the thread that owns the L2.
+  void run_l2_op(const memory::L2Op& op, memory::Delta& d);
 
   void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d);
   void l2_atomic(std::uint64_t line, SectorMask sectors, const LineBytes& bytes, memory::Delta& d);
