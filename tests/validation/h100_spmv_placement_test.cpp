@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,27 @@ Counters replay(const Kernel& k, SmOf sm_of) {
   return m.kernel_counters();
 }
 
+// The placement of each profiled run (ncu_stdout.txt: "cta I sm S" lines in CTA
+// order after each "launch" line): per run, the SM of CTA 0, 1, ...
+std::vector<std::vector<int>> profiled_placements() {
+  std::vector<std::vector<int>> runs;
+  std::ifstream out(kProbe + "ncu_stdout.txt");
+  if (!out) throw std::runtime_error("cannot open " + kProbe + "ncu_stdout.txt");
+  for (std::string line; std::getline(out, line);) {
+    std::istringstream in(line);
+    std::string word;
+    in >> word;
+    if (word == "launch") runs.emplace_back();
+    if (word != "cta") continue;
+    std::size_t cta = 0;
+    int sm = 0;
+    in >> cta >> word >> sm;
+    if (runs.empty() || cta != runs.back().size()) throw std::runtime_error("ncu_stdout.txt: CTA " + std::to_string(cta) + " out of order");
+    runs.back().push_back(sm);
+  }
+  return runs;
+}
+
 // L1 global load sector hits.
 template <typename SmOf>
 std::uint64_t hits(const Kernel& k, SmOf sm_of) {
@@ -73,20 +95,7 @@ TEST(H100SpmvPlacement, TheProfiledRunsPlacementExplainsItsL1Hits) {
   ASSERT_EQ(k.recs.size(), 98304u);
   EXPECT_EQ(hits(k, [](const WarpAccess& r) { return static_cast<int>(r.sm); }), 102443u);  // as traced
 
-  std::vector<std::map<std::uint32_t, int>> runs;  // per run: CTA -> SM
-  std::ifstream out(kProbe + "ncu_stdout.txt");
-  ASSERT_TRUE(out);
-  for (std::string line; std::getline(out, line);) {
-    std::istringstream in(line);
-    std::string word;
-    in >> word;
-    if (word == "launch") runs.emplace_back();
-    if (word != "cta") continue;
-    std::uint32_t cta = 0;
-    int sm = 0;
-    in >> cta >> word >> sm;
-    runs.back()[cta] = sm;
-  }
+  const auto runs = profiled_placements();
   ASSERT_EQ(runs.size(), 3u);
   // Every row on one SM, as write_probe's spmv_serial runs it: the H100 hits 192,724 times (list i).
   Kernel serial = k;
@@ -166,12 +175,6 @@ TEST(H100SpmvPlacement, PlacementMovesTheL2MissesLittle) {
   }
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
-
 // The order in which the H100's block scheduler hands out CTAs, from the same three profiled runs
 // (write_probe/k ncu_stdout.txt): the first 8 CTAs go to SMs 128-131 and 124-127, and the SMs
 // then come in one fixed cycle (a TPC of each GPC in turn) entered at a different place each run.
@@ -180,21 +183,7 @@ namespace {
 // emulated trace) was tried in session 15 and moved no launch into the target
 // (docs/VALIDATION.md "What is left", r_spmv_csr_vector).
 TEST(H100SpmvPlacement, TheBlockSchedulerWalksOneCycleOfSms) {
-  std::vector<std::vector<int>> runs;  // per run: SM of CTA 0, 1, ...
-  std::ifstream out(kProbe + "ncu_stdout.txt");
-  ASSERT_TRUE(out);
-  for (std::string line; std::getline(out, line);) {
-    std::istringstream in(line);
-    std::string word;
-    in >> word;
-    if (word == "launch") runs.emplace_back();
-    if (word != "cta") continue;
-    std::size_t cta = 0;
-    int sm = 0;
-    in >> cta >> word >> sm;
-    ASSERT_EQ(cta, runs.back().size());
-    runs.back().push_back(sm);
-  }
+  const auto runs = profiled_placements();
   ASSERT_EQ(runs.size(), 3u);
   std::vector<std::vector<int>> cycles;
   for (const auto& run : runs) {

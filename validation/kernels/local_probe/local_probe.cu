@@ -28,15 +28,7 @@
 #include <vector>
 
 #include "../probe_device.cuh"
-
-#define CK(x)                                                                                   \
-    do {                                                                                        \
-        cudaError_t e_ = (x);                                                                   \
-        if (e_ != cudaSuccess) {                                                                \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                       \
-        }                                                                                       \
-    } while (0)
+#include "../suite/suite_common.cuh"
 
 constexpr int kMaxLines = 3072;     // floats per thread: 12 KB, 384 KB of local lines per warp
 constexpr int kPadShared = 20 << 10;  // dynamic shared memory per CTA: one CTA per SM
