@@ -94,7 +94,7 @@ TEST(H100LocalProbe, TheRecordedRunsAreWhatTheDocsSay) {
   EXPECT_NEAR(hw.at("lfill:32:64"), 48.1, 0.05);
   EXPECT_DOUBLE_EQ(hw.at("gfill:32:48"), 100.0);  // global lines of 32 warps: all kept
 
-  // `ltime`, the suite's local_array with two clock reads per warp: 84.3% of its local load
+  // `ltime`, the suite's local_array with two clock reads and a stamp store per warp: 84.3% of its local load
   // sectors hit, against 90.5% in the suite's run of the kernel itself.
   const CsvTable t = read_csv(kSummary);
   const auto& last = t.rows.back();
