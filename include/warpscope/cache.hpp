@@ -147,7 +147,8 @@ class Cache {
   WriteResult write(LineAddr line, const LineBytes& bytes, const WriteOptions& options = {});
   // Drops the line; returns its dirty sectors (the caller decides whether to write them back).
   Eviction invalidate(LineAddr line);
-  // Drops every line without writing anything back.
+  // Drops every line without writing anything back, and restarts the random
+  // replacement choices from the seed (the cache as constructed).
   void invalidate_all();
   // Cleans every dirty sector; calls sink(const Eviction&) per dirty line and
   // returns the number of dirty sectors written back.

@@ -114,7 +114,7 @@ struct Cache::Impl {
     sets_pow2 = is_pow2(sets);
     set_mask = sets - 1;
     fold_bits = log2_ceil(sets);
-    rng = c.seed == 0 ? 1 : c.seed;
+    reseed();
     candidates = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(1, c.victim_candidates)), ways);
     const std::size_t n = std::size_t{sets} * ways;
     promotion = c.fill_sectors > 1;
@@ -232,6 +232,7 @@ struct Cache::Impl {
     for (std::uintptr_t a = first; a <= last; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
   }
 
+  void reseed() { rng = cfg.seed == 0 ? 1 : cfg.seed; }
   std::uint64_t next_random() {
     rng ^= rng << 13;
     rng ^= rng >> 7;
@@ -425,9 +426,12 @@ struct Cache::Impl {
         fn(static_cast<std::uint32_t>(i * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
   }
 
+  // The cache as constructed, its random choices included: a kernel's
+  // evictions then do not depend on the kernels replayed before it.
   void invalidate_all() {
     for_touched_sets([&](std::uint32_t set) { reset_set(set); });
     std::fill(touched_bits.begin(), touched_bits.end(), std::uint64_t{0});
+    reseed();
   }
 
   template <typename Fn>

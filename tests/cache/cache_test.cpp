@@ -154,6 +154,30 @@ TEST(Cache, RandomOldestOfOneIsLru) {
   }
 }
 
+// invalidate_all returns the cache to its constructed state, its random
+// choices included: the same misses after it evict the same ways as in a new
+// cache. (A kernel boundary invalidates every L1; without this, a kernel's
+// counters depended on the kernels replayed before it.)
+TEST(Cache, InvalidateAllRestartsTheRandomChoices) {
+  for (const Replacement r : {Replacement::RandomOldest, Replacement::Random}) {
+    CacheConfig cfg = config(2048, 4, r);  // 4 sets of 4 ways
+    cfg.victim_candidates = 4;
+    cfg.seed = 7;
+    auto pass = [](Cache& c) {
+      std::vector<std::uint8_t> hits;
+      std::mt19937 lines(11);
+      for (int i = 0; i < 400; ++i) hits.push_back(c.read(LineAddr{lines() % 64}, kAll).hit.bits());
+      return hits;
+    };
+    Cache fresh(cfg), reused(cfg);
+    const auto first = pass(fresh);
+    ASSERT_EQ(pass(reused), first);
+    reused.invalidate_all();
+    EXPECT_EQ(pass(reused), first);  // as new; the generator went on from where it stopped, before
+    EXPECT_LT(std::count(first.begin(), first.end(), std::uint8_t{0xf}), 300);  // misses made choices
+  }
+}
+
 TEST(Cache, ParsesReplacementNames) {
   Replacement r{};
   int m = 0;

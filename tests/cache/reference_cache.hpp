@@ -131,9 +131,11 @@ class ReferenceCache {
     return e;
   }
 
+  // As constructed: no line, and the random choices start again from the seed.
   void invalidate_all() {
     std::fill(way_.begin(), way_.end(), Way{});
     for (std::uint32_t s = 0; s < sets_; ++s) reset_order(s);
+    rng_ = cfg_.seed == 0 ? 1 : cfg_.seed;
   }
 
   // Every dirty line, by set and way, cleaned.
