@@ -13,7 +13,17 @@
 namespace warpscope {
 namespace {
 
-std::uint64_t pc_key(std::uint32_t kernel, std::uint64_t pc) { return (std::uint64_t{kernel} << 40) ^ pc; }
+// An instruction: its kernel and PC (a PC may use all 64 bits).
+struct PcKey {
+  std::uint32_t kernel = 0;
+  std::uint64_t pc = 0;
+  bool operator==(const PcKey&) const = default;
+};
+struct PcKeyHash {
+  std::size_t operator()(const PcKey& k) const {
+    return std::hash<std::uint64_t>{}(k.pc * 0x9E3779B97F4A7C15ull ^ k.kernel);
+  }
+};
 
 // The launch shape the occupancy calculator and the driver's carveout see.
 OccupancyInput launch_of(const KernelInfo& k) {
@@ -29,8 +39,8 @@ struct ArchRun {
   const ArchSpec* arch = nullptr;
   std::unique_ptr<MemorySystem> memory;
   ArchResult result;
-  std::unordered_map<std::uint64_t, std::size_t> pc_index;  // pc_key -> pcs[]
-  std::uint64_t last_pc_key = 0;                            // pc_slot's last answer
+  std::unordered_map<PcKey, std::size_t, PcKeyHash> pc_index;  // -> pcs[]
+  PcKey last_pc_key;                                           // pc_slot's last answer
   std::size_t last_pc_slot = ~std::size_t{0};
   std::vector<std::size_t> kernel_slot;                      // trace kernel id -> kernels[] + 1
   std::int64_t current_kernel = -1;
@@ -52,7 +62,7 @@ struct ArchRun {
   // an instruction's records for many warps in a row: the last one is reused
   // without a hash lookup.
   std::size_t pc_slot(const WarpAccess& rec) {
-    const std::uint64_t key = pc_key(rec.kernel, rec.pc);
+    const PcKey key{rec.kernel, rec.pc};
     if (key == last_pc_key && last_pc_slot < pcs.size()) return last_pc_slot;
     auto [it, fresh] = pc_index.try_emplace(key, pcs.size());
     if (fresh) {
