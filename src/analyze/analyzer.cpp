@@ -143,6 +143,7 @@ void start_kernel(ArchRun& r, const Batch::KernelStart& k, bool interleave) {
   }
   if (r.interleaver) r.interleaver->flush();
   r.interleaver.reset();
+  r.close_kernel();  // also when the same kernel resumes: a launch of its own
   if (interleave && !k.has_sm) {
     ArchRun* run = &r;
     r.interleaver = std::make_unique<WarpInterleaver>(wave_ctas(*r.arch, k.info, r.memory->num_sms()),
@@ -273,8 +274,11 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
   if (threads > 0) workers = std::make_unique<RunWorkers>(runs, threads, options.interleave_warps);
 
   AnalyzeResult out;
-  std::int64_t current_kernel = -1;
+  // Runs of consecutive records of one kernel, over every record read (the
+  // selected or not), so that --kernel replays a kernel as a full pass does.
+  std::int64_t previous_kernel = -1;
   std::vector<std::int8_t> selected;  // per trace kernel id: -1 unknown, 0 no, 1 yes
+  std::vector<std::uint8_t> ran;      // per trace kernel id: 1 once another kernel's records followed its own, 2 reported
   std::uint64_t next_progress = 0;
   auto batch = std::make_shared<Batch>();
   batch->recs.reserve(kBatchRecords);
@@ -299,10 +303,23 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
       progress(trace.bytes_read(), trace.file_size());
       next_progress = trace.bytes_read() + (1u << 22);
     }
+    std::uint64_t index = out.records_read - in.size();
     for (const PackedAccess& packed : in) {
-      if (packed.kernel >= selected.size()) selected.resize(packed.kernel + 1u, -1);
+      const std::uint64_t at = index++;
+      if (packed.kernel >= selected.size()) {
+        selected.resize(packed.kernel + 1u, -1);
+        ran.resize(packed.kernel + 1u, 0);
+      }
+      const bool run_starts = static_cast<std::int64_t>(packed.kernel) != previous_kernel;
+      bool resumes = false;
+      if (run_starts) {
+        if (previous_kernel >= 0 && ran[static_cast<std::size_t>(previous_kernel)] == 0)
+          ran[static_cast<std::size_t>(previous_kernel)] = 1;
+        resumes = ran[packed.kernel] == 1;  // 2: reported already
+        previous_kernel = packed.kernel;
+      }
       const KernelInfo* info = nullptr;
-      if (selected[packed.kernel] < 0 || static_cast<std::int64_t>(packed.kernel) != current_kernel)
+      if (selected[packed.kernel] < 0 || run_starts)
         for (const auto& k : trace.kernels())
           if (k.id == packed.kernel) info = &k;
       if (selected[packed.kernel] < 0) {
@@ -311,8 +328,11 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
       }
       if (selected[packed.kernel] == 0) continue;
       ++out.records_analyzed;
-      if (static_cast<std::int64_t>(packed.kernel) != current_kernel) {
-        current_kernel = packed.kernel;
+      if (resumes) {
+        out.resumed.push_back({packed.kernel, at});
+        ran[packed.kernel] = 2;  // reported
+      }
+      if (run_starts) {
         Batch::KernelStart k;
         k.at = batch->recs.size();
         if (info) k.info = *info;

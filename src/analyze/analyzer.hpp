@@ -64,9 +64,18 @@ struct ArchResult {
   std::vector<PcCounters> pcs;        // every (kernel, PC) seen
 };
 
+// A kernel whose records go on after another kernel's (concurrent launches
+// recorded interleaved): each run of its consecutive records is replayed as a
+// launch of its own, from empty caches, and its counters are their sum.
+struct ResumedKernel {
+  std::uint32_t kernel = 0;
+  std::uint64_t record = 0;  // index in the trace of its first record that resumes
+};
+
 struct AnalyzeResult {
   std::vector<ArchResult> archs;
   std::uint64_t records_read = 0, records_analyzed = 0;
+  std::vector<ResumedKernel> resumed;  // selected kernels only, the first time each resumes
   double seconds = 0;
 };
 

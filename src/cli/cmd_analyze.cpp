@@ -126,11 +126,29 @@ std::string top_table(const AnalyzeResult& r, const TraceSource& trace, int top)
   return t.render();
 }
 
+// The name of trace kernel `id` ("" when the trace does not declare it).
+std::string kernel_name(const TraceSource& trace, std::uint32_t id) {
+  for (const auto& k : trace.kernels())
+    if (k.id == id) return k.name;
+  return {};
+}
+
+// One line per kernel whose records resume after another kernel's: what the
+// counters then mean.
+std::string resumed_warning(const TraceSource& trace, const ResumedKernel& k) {
+  return fmt::format(
+      "kernel {} '{}': its records resume after another kernel's (trace record {}); each run of a kernel's "
+      "consecutive records is replayed as a launch of its own, from empty caches, and its counters are their sum",
+      k.kernel, kernel_name(trace, k.kernel), k.record);
+}
+
 nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, const std::string& path, int top) {
   nlohmann::json j;
   j["trace"] = path;
   j["records_read"] = r.records_read;
   j["records_analyzed"] = r.records_analyzed;
+  j["warnings"] = nlohmann::json::array();
+  for (const auto& k : r.resumed) j["warnings"].push_back(resumed_warning(trace, k));
   j["archs"] = nlohmann::json::array();
   for (const auto& a : r.archs) {
     nlohmann::json ja{{"arch", a.arch->name}, {"memory", a.memory_description}};
@@ -251,6 +269,12 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       bar.update(done, 0);
     });
     bar.finish();
+    constexpr std::size_t kWarnings = 10;
+    for (std::size_t i = 0; i < r.resumed.size() && i < kWarnings; ++i)
+      fmt::print(stderr, "warpscope: warning: {}\n", resumed_warning(*trace, r.resumed[i]));
+    if (r.resumed.size() > kWarnings)
+      fmt::print(stderr, "warpscope: warning: {} more kernels resume after other kernels' records (--json lists them)\n",
+                 r.resumed.size() - kWarnings);
 
     // Files first: a failure to write them is an error before anything is printed.
     if (!args->json_file.empty())

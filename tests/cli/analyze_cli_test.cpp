@@ -47,6 +47,31 @@ TEST(CliAnalyze, JsonAndCsvFiles) {
   std::filesystem::remove(csv);
 }
 
+// Records of a kernel that resume after another kernel's: one warning line
+// on stderr and in the JSON, and the output still complete.
+TEST(CliAnalyze, WarnsWhenAKernelsRecordsResume) {
+  const auto trace = temp("resume.txt"), json = temp("resume.json");
+  {
+    std::ofstream f(trace);
+    f << "wstrace 1\nkernel 0 name=a grid=1,1,1 block=32,1,1\nkernel 1 name=b grid=1,1,1 block=32,1,1\n";
+    for (int k : {0, 1, 0}) f << "rec k=" << k << " global ld 4 mask=ffffffff addr=0x1000+4\n";
+  }
+  auto r = run_cli("analyze " + trace.string() + " --arch sm_90 --json " + json.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("warpscope: warning: kernel 0 'a': its records resume after another kernel's (trace record 2)"), 0u)
+      << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.out.find("kernel 1 'b'"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(slurp(json));
+  ASSERT_EQ(j["warnings"].size(), 1u);
+  EXPECT_EQ(j["warnings"][0].get<std::string>().rfind("kernel 0 'a'", 0), 0u);
+  auto serial = run_cli("analyze " + kTrace + " --arch sm_90 --json " + json.string());
+  EXPECT_TRUE(serial.err.empty()) << serial.err;
+  EXPECT_TRUE(nlohmann::json::parse(slurp(json))["warnings"].empty());
+  std::filesystem::remove(trace);
+  std::filesystem::remove(json);
+}
+
 TEST(CliAnalyze, L1ConfigChoosesTheFermiSplit) {
   // seed000 G.3.1: 48 KB shared + 16 KB L1 (default) or 16 KB shared + 48 KB L1
   auto def = run_cli("analyze " + kTrace + " --arch sm_20 --top 0");
