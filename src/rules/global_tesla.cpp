@@ -66,16 +66,18 @@ void tesla_relaxed_half(const WarpAccess& a, const ArchSpec& arch, int first, In
   while (pending != 0) {
     const int leader = std::countr_zero(pending);
     const std::uint64_t seg = addr_of(leader) / seg_bytes * seg_bytes;
+    // Offsets within the segment: seg + seg_bytes overflows for the last
+    // segment below 2^64, and the leader must always be served.
     std::uint64_t lo = ~0ull, hi = 0;
     for (int k = 0; k < 16; ++k) {
       if (!((pending >> k) & 1u)) continue;
-      const std::uint64_t addr = addr_of(k);
-      if (addr < seg || addr >= seg + seg_bytes) continue;
+      const std::uint64_t offset = addr_of(k) - seg;  // huge when below seg
+      if (offset >= seg_bytes) continue;
       pending &= ~(1u << k);
-      lo = std::min(lo, addr);
-      hi = std::max(hi, addr + size);
+      lo = std::min(lo, offset);
+      hi = std::max(hi, offset + size);
     }
-    std::uint64_t tx_base = seg, tx = seg_bytes;
+    std::uint64_t tx_base = 0, tx = seg_bytes;
     while (tx > 32) {  // reduce while the used bytes fit in one half
       const std::uint64_t half = tx / 2;
       if (hi <= tx_base + half) {

@@ -95,5 +95,21 @@ TEST(Tesla13Segments, SegmentSizeFollowsWordSize) {
   EXPECT_DOUBLE_EQ(stride2.bus_utilization(), 0.5);
 }
 
+// The last segment below 2^64 (its end wraps to 0) coalesces like any other;
+// the search for a segment's threads once never ended there.
+TEST(Tesla13Segments, TheLastSegmentOfTheAddressSpace) {
+  for (unsigned size : {1u, 4u, 8u, 16u}) {
+    const std::uint64_t top = 0 - 2 * 16 * std::uint64_t{size};  // 32 words below 2^64
+    auto low = run("sm_13", Access{Space::Global, Op::Load, size}, [&](int l) { return kBase + size * l; });
+    auto high = run("sm_13", Access{Space::Global, Op::Load, size}, [&](int l) { return top + size * l; });
+    EXPECT_EQ(high.transactions, low.transactions) << size;
+    EXPECT_EQ(high.bytes_moved, low.bytes_moved) << size;
+  }
+  // Lanes on both sides of the wrap: half 0 in the last 64 B, half 1 at 0..63.
+  auto wrap = run("sm_13", Access{Space::Global, Op::Load, 4}, [](int l) { return std::uint64_t{0} - 64 + 4u * l; });
+  EXPECT_EQ(wrap.transactions, 2u);
+  EXPECT_EQ(wrap.tx64, 2u);
+}
+
 }  // namespace
 }  // namespace warpscope::test
