@@ -194,9 +194,10 @@ void check_rules_parameters(const ArchSpec& s, const std::filesystem::path& file
   if (s.readonly_threads_per_query != 0 && !lanes_ok(s.readonly_threads_per_query))
     fail(file, fmt::format("readonly.threads_per_query: {} lanes is not 0 or a power of two in 1..32",
                            s.readonly_threads_per_query));
-  if (s.readonly_query_bytes < 1 || s.readonly_query_bytes > 128 ||
+  // The line size of the separate read-only cache (3.5/3.7), a Cache line.
+  if (s.readonly_query_bytes < 8 || s.readonly_query_bytes > 128 ||
       !std::has_single_bit(static_cast<unsigned>(s.readonly_query_bytes)))
-    fail(file, fmt::format("readonly.query_bytes: {} B is not a power of two in 1..128", s.readonly_query_bytes));
+    fail(file, fmt::format("readonly.query_bytes: {} B is not a power of two in 8..128", s.readonly_query_bytes));
   // The occupancy calculator divides by these.
   const std::pair<const char*, int> at_least_one[] = {{"allocation.warp_granularity", s.warp_allocation_granularity},
                                                       {"limits.max_warps_per_sm", s.max_warps_per_sm},

@@ -184,6 +184,8 @@ TEST(ArchFile, RejectsWhatTheRulesCannotModel) {
       {"l1", "line_size = { value = 256, source = \"s\" }", "l1.line_size: 256 B"},
       {"l1", "sector_size = { value = 8, source = \"s\" }", "l1.sector_size: 8 B does not divide a 128 B line"},
       {"sm", "warp_size = { value = 64, source = \"s\" }", "sm.warp_size: 64 lanes"},
+      // The read-only cache's line: 2 B passed and reached Cache's constructor (fuzz_arch_file, session 16).
+      {"readonly", "query_bytes = { value = 2, source = \"s\" }", "readonly.query_bytes: 2 B is not a power of two in 8..128"},
       {"allocation", "warp_granularity = { value = 0, source = \"s\" }", "allocation.warp_granularity: 0 must be at least 1"},
       {"l2", "max_size = { value = -1, source = \"s\" }", "l2.max_size: -1 bytes is out of range"},
       {"l2", "max_size = { value = \"1e30M\", source = \"s\" }", "l2.max_size: \"1e30M\" is out of range"},
