@@ -10,6 +10,8 @@
 // random word of 1 GB). 2^20 coalesced or 2^18 scattered records (36 MB),
 // written to /tmp and removed afterwards.
 // The sm_70 and sm_35 rows replay the same traces on those models.
+// BM_AnalyzeLaunches: 20,000 launches of a one-warp kernel, 4 records each
+// (an application's many small launches): the cost of a kernel boundary.
 //   build/release/bench/warpscope_bench --benchmark_filter=BM_Analyze
 #include <benchmark/benchmark.h>
 #include <unistd.h>
@@ -66,6 +68,49 @@ std::filesystem::path write_trace(Pattern p) {
   return path;
 }
 
+std::filesystem::path write_launches(std::uint32_t launches) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("warpscope_bench_analyze_" + std::to_string(::getpid()) + "_launches.wst");
+  auto sink = create_trace(path, TraceFormat::Native);
+  KernelInfo k;
+  k.name = "small";
+  k.grid = {1, 1, 1};
+  k.block = {32, 1, 1};
+  k.registers = 32;
+  WarpAccess r;
+  r.space = Space::Global;
+  r.op = Op::Load;
+  r.size = 4;
+  r.sm = 0;
+  for (std::uint32_t launch = 0; launch < launches; ++launch) {
+    r.kernel = sink->begin_kernel(k);
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      r.pc = 0x100 + 0x10 * i;
+      for (unsigned l = 0; l < kWarpSize; ++l) r.addr[l] = 0x7f0000000000ull + (launch * 4ull + i) * 128 + 4ull * l;
+      sink->write(r);
+    }
+  }
+  sink->close();
+  return path;
+}
+
+void BM_AnalyzeLaunches(benchmark::State& state, const char* arch_name) {
+  constexpr std::uint32_t kLaunches = 20000;
+  const std::filesystem::path path = write_launches(kLaunches);
+  const ArchSpec* arch = &ArchDatabase::builtin().get(arch_name).spec;
+  AnalyzeOptions options;
+  options.threads = 1;
+  TraceReadOptions read;
+  read.threads = 1;
+  for (auto _ : state) {
+    auto trace = open_trace(path, read);
+    const AnalyzeResult r = analyze_trace(*trace, {arch}, options);
+    benchmark::DoNotOptimize(r.archs.front().kernels.back().counters);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * kLaunches);  // launches / s
+  std::filesystem::remove(path);
+}
+
 void BM_Analyze(benchmark::State& state, Pattern p, const char* arch_name) {
   const std::filesystem::path path = write_trace(p);
   const ArchSpec* arch = &ArchDatabase::builtin().get(arch_name).spec;
@@ -99,5 +144,7 @@ BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm70, Pattern::Coalesced, "sm_70")->Arg(
 BENCHMARK_CAPTURE(BM_Analyze, scattered_sm70, Pattern::Scattered, "sm_70")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm35, Pattern::Coalesced, "sm_35")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, scattered_sm35, Pattern::Scattered, "sm_35")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm90, "sm_90")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm70, "sm_70")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

@@ -94,6 +94,12 @@ class TraceSource {
   // after the same records as next() would have returned.
   virtual std::span<const PackedAccess> next_batch();
   virtual const std::vector<KernelInfo>& kernels() const = 0;
+  // Kernel `id` once declared, else null: both readers require the ids to
+  // count up from 0, so a kernel's id is its index in kernels().
+  const KernelInfo* kernel(std::uint32_t id) const {
+    const auto& k = kernels();
+    return id < k.size() ? &k[id] : nullptr;
+  }
   virtual std::uint64_t bytes_read() const = 0;  // for progress
   virtual std::uint64_t file_size() const = 0;   // 0 when unknown (a pipe)
   virtual TraceSummary summary() const { return {}; }

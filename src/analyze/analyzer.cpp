@@ -318,10 +318,7 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
         resumes = ran[packed.kernel] == 1;  // 2: reported already
         previous_kernel = packed.kernel;
       }
-      const KernelInfo* info = nullptr;
-      if (selected[packed.kernel] < 0 || run_starts)
-        for (const auto& k : trace.kernels())
-          if (k.id == packed.kernel) info = &k;
+      const KernelInfo* info = selected[packed.kernel] < 0 || run_starts ? trace.kernel(packed.kernel) : nullptr;
       if (selected[packed.kernel] < 0) {
         const bool take = !options.kernel_filter || (info && std::regex_search(info->name, *options.kernel_filter));
         selected[packed.kernel] = take ? 1 : 0;

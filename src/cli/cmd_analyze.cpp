@@ -108,9 +108,7 @@ std::string top_table(const AnalyzeResult& r, const TraceSource& trace, int top)
   int rank = 0;
   for (std::size_t i : order) {
     const PcCounters& p = first.pcs[i];
-    const KernelInfo* k = nullptr;
-    for (const auto& ki : trace.kernels())
-      if (ki.id == p.kernel) k = &ki;
+    const KernelInfo* k = trace.kernel(p.kernel);
     std::vector<std::string> row{std::to_string(++rank), k ? k->name : std::to_string(p.kernel), fmt::format("{:#x}", p.pc),
                                  source_of(k, p.pc),
                                  fmt::format("{} {} {} B", to_string(p.space), to_string(p.op), p.size),
@@ -128,9 +126,8 @@ std::string top_table(const AnalyzeResult& r, const TraceSource& trace, int top)
 
 // The name of trace kernel `id` ("" when the trace does not declare it).
 std::string kernel_name(const TraceSource& trace, std::uint32_t id) {
-  for (const auto& k : trace.kernels())
-    if (k.id == id) return k.name;
-  return {};
+  const KernelInfo* k = trace.kernel(id);
+  return k ? k->name : std::string();
 }
 
 // One line per kernel whose records resume after another kernel's: what the
@@ -168,9 +165,7 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
     if (pcs.size() > static_cast<std::size_t>(std::max(top, 0))) pcs.resize(static_cast<std::size_t>(std::max(top, 0)));
     ja["top"] = nlohmann::json::array();
     for (const auto* p : pcs) {
-      const KernelInfo* k = nullptr;
-      for (const auto& ki : trace.kernels())
-        if (ki.id == p->kernel) k = &ki;
+      const KernelInfo* k = trace.kernel(p->kernel);
       ja["top"].push_back({{"kernel", p->kernel}, {"pc", p->pc}, {"source", source_of(k, p->pc)},
                            {"space", std::string(to_string(p->space))}, {"op", std::string(to_string(p->op))},
                            {"size", p->size}, {"executions", p->executions}, {"bytes_needed", p->bytes_needed},

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "analyze/analyzer.hpp"
 #include "validate/compare.hpp"
@@ -112,6 +113,8 @@ ValidationReport validate_directory(const fs::path& dir, const ArchDatabase& db,
     std::map<std::string, int> repeats;
     for (std::size_t i = 0; i < kernels.size(); ++i) repeats[validate::kernel_identifier(kernels[i].name)]++;
     std::map<std::string, int> occurrence;
+    std::unordered_map<std::uint32_t, const Counters*> modelled;  // kernel id -> its counters
+    for (const auto& kr : r.archs.at(0).kernels) modelled[kr.info.id] = &kr.counters;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
       KernelValidation k;
       k.app = app;
@@ -124,8 +127,7 @@ ValidationReport validate_directory(const fs::path& dir, const ArchDatabase& db,
       const int n = ++occurrence[k.name];
       if (repeats[k.name] > 1) k.label += fmt::format("#{}", n);
       Counters model;  // a kernel without records counts nothing
-      for (const auto& kr : r.archs.at(0).kernels)
-        if (kr.info.id == kernels[i].id) model = kr.counters;
+      if (const auto it = modelled.find(kernels[i].id); it != modelled.end()) model = *it->second;
       const validate::LaunchContext ctx{app, k.name, &ncu.file, &used, &seen};
       k.counters = validate::compare_launch(ncu.launches[i], model, tol, ctx);
       report.kernels.push_back(std::move(k));
