@@ -35,6 +35,11 @@ struct MetricName {
   // (reference/ncu_gh100_memory_metrics.txt) or validation/h100 collected;
   // false: from the Profiling Guide / nvprof comparison, not checked on the H100.
   bool ncu_listed = true;
+  // What the value rests on: false, the access pattern alone (coalescing,
+  // banks, serialization: the rules engine, equal to the hardware where it is
+  // deterministic); true, the modelled state of the caches (hits, misses, L2
+  // and DRAM traffic), whose error against the H100 docs/VALIDATION.md states.
+  bool depends_on_caches = false;
 };
 
 // Every row, in printing order: per traffic kind the raw counters then the
@@ -54,7 +59,11 @@ struct Metric {
   double value = 0;
   std::string unit;
   std::string our_key;
+  bool depends_on_caches = false;  // MetricName::depends_on_caches
 };
+
+// "rules" or "caches": what a metric's value rests on, as printed and written.
+std::string_view basis_name(bool depends_on_caches);
 
 // The rows that apply to `arch` (scope), with their values, named as that
 // generation's profiler names them.

@@ -64,13 +64,13 @@ std::string kernel_table(const AnalyzeResult& r, std::size_t k, bool all) {
         keys.emplace_back(row.our_key);
         break;
       }
-  std::vector<std::string> header{"counter", "profiler name"};
+  std::vector<std::string> header{"counter", "from", "profiler name"};
   for (const auto& a : r.archs) header.push_back(a.arch->name);
   std::vector<report::TextTable::Align> align(header.size(), report::TextTable::Align::Right);
-  align[0] = align[1] = report::TextTable::Align::Left;
+  align[0] = align[1] = align[2] = report::TextTable::Align::Left;
   report::TextTable t(header, align);
   for (const auto& key : keys) {
-    std::vector<std::string> cells{key, ""};
+    std::vector<std::string> cells{key, std::string(basis_name(find_metric(key)->depends_on_caches)), ""};
     std::vector<std::string> names;
     bool nonzero = false;
     for (std::size_t i = 0; i < per_arch.size(); ++i) {
@@ -83,7 +83,7 @@ std::string kernel_table(const AnalyzeResult& r, std::size_t k, bool all) {
       cells.push_back(format_value(it->value, it->unit));
       if (it->name != key && std::find(names.begin(), names.end(), it->name) == names.end()) names.push_back(it->name);
     }
-    for (const auto& n : names) cells[1] += (cells[1].empty() ? "" : " | ") + n;
+    for (const auto& n : names) cells[2] += (cells[2].empty() ? "" : " | ") + n;
     if (nonzero || all) t.add_row(cells);
   }
   return t.render();
@@ -149,6 +149,10 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
   j["archs"] = nlohmann::json::array();
   for (const auto& a : r.archs) {
     nlohmann::json ja{{"arch", a.arch->name}, {"memory", a.memory_description}};
+    // Per metric name: "rules" (the access pattern alone) or "caches" (the modelled cache state).
+    nlohmann::json from = nlohmann::json::object();
+    for (const auto& m : metrics(Counters{}, *a.arch)) from[m.name] = basis_name(m.depends_on_caches);
+    ja["metric_from"] = from;
     ja["kernels"] = nlohmann::json::array();
     for (const auto& k : a.kernels) {
       nlohmann::json jk{{"id", k.info.id}, {"name", k.info.name}, {"grid", dim(k.info.grid)},
@@ -184,12 +188,12 @@ std::string csv_escape(const std::string& s) {
 }
 
 std::string result_csv(const AnalyzeResult& r) {
-  std::string out = "arch,kernel_id,kernel,metric,our_key,value,unit\n";
+  std::string out = "arch,kernel_id,kernel,metric,our_key,value,unit,from\n";
   for (const auto& a : r.archs)
     for (const auto& k : a.kernels)
       for (const auto& m : metrics(k.counters, *a.arch))
-        out += fmt::format("{},{},{},{},{},{},{}\n", a.arch->name, k.info.id, csv_escape(k.info.name), m.name, m.our_key,
-                           m.value, m.unit);
+        out += fmt::format("{},{},{},{},{},{},{},{}\n", a.arch->name, k.info.id, csv_escape(k.info.name), m.name,
+                           m.our_key, m.value, m.unit, basis_name(m.depends_on_caches));
   return out;
 }
 
@@ -289,6 +293,10 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       fmt::print("\nno kernel{}\n", options.kernel_filter ? " matches --kernel " + args->kernel : "");
       return 0;
     }
+    fmt::print(
+        "\nfrom: rules = fixed by the access pattern (coalescing, banks), as the hardware counts it where that is "
+        "deterministic; caches = the modelled cache state (hits, L2, DRAM), an estimate (docs/VALIDATION.md: its error "
+        "on the H100)\n");
     for (std::size_t k = 0; k < r.archs.front().kernels.size(); ++k) {
       const auto& info = r.archs.front().kernels[k].info;
       fmt::print("\nkernel {} '{}'  grid {}  block {}  ({} records)\n", info.id, info.name, dim(info.grid), dim(info.block),

@@ -237,6 +237,9 @@ const std::vector<MetricName>& table() {
        "32 B sectors written to DRAM", A, [](const Counters& c) { return u(c.dram_write_bytes / 32); }, true},
     };
     for (MetricName& m : r) {
+      const std::string_view key = m.our_key;
+      m.depends_on_caches = key.starts_with("l2.") || key.starts_with("dram.") || key.ends_with(".sector_hits") ||
+                            key.ends_with(".sector_misses") || key.ends_with(".hit_rate");
       const std::string_view base = strip_suffix(m.ncu);
       m.ncu_listed = m.ncu.empty() ||
                      std::find(std::begin(kMeasuredNames), std::end(kMeasuredNames), base) != std::end(kMeasuredNames);
@@ -275,6 +278,8 @@ bool applies(const MetricName& m, const ArchSpec& arch) {
 
 const std::vector<MetricName>& metric_table() { return table(); }
 
+std::string_view basis_name(bool depends_on_caches) { return depends_on_caches ? "caches" : "rules"; }
+
 std::string_view profiler_name(const MetricName& m, const ArchSpec& arch) {
   if (arch.rules == RulesFamily::Volta) return m.ncu;
   if (fermi_kepler_profiler(arch) && !m.nvprof_fermi_kepler.empty())
@@ -298,7 +303,7 @@ std::vector<Metric> metrics(const Counters& counters, const ArchSpec& arch) {
     if (!applies(m, arch)) continue;
     const std::string_view name = profiler_name(m, arch);
     out.push_back(Metric{std::string(name.empty() ? m.our_key : name), m.value(counters), std::string(m.unit),
-                         std::string(m.our_key)});
+                         std::string(m.our_key), m.depends_on_caches});
   }
   return out;
 }

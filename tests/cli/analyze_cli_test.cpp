@@ -40,9 +40,18 @@ TEST(CliAnalyze, JsonAndCsvFiles) {
   EXPECT_EQ(m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 178500);
   EXPECT_EQ(j["records_read"], 48960);
   const std::string text = slurp(csv);
-  EXPECT_EQ(text.rfind("arch,kernel_id,kernel,metric,our_key,value,unit\n", 0), 0u);
-  EXPECT_NE(text.find("sm_90,0,stencil2d,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,global_ld.sectors,178500"),
+  EXPECT_EQ(text.rfind("arch,kernel_id,kernel,metric,our_key,value,unit,from\n", 0), 0u);
+  EXPECT_NE(text.find("sm_90,0,stencil2d,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,global_ld.sectors,178500,"
+                      "sectors,rules\n"),
             std::string::npos);
+  // Hits rest on the modelled caches, sectors on the access pattern alone.
+  EXPECT_NE(text.find("sm_90,0,stencil2d,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,"
+                      "global_ld.sector_hits,122368,sectors,caches\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(j["archs"][0]["metric_from"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], "rules");
+  EXPECT_EQ(j["archs"][0]["metric_from"]["dram__bytes_read.sum"], "caches");
+  EXPECT_EQ(j["archs"][0]["metric_from"]["lts__t_sectors_srcunit_tex_op_read.sum"], "caches");
   std::filesystem::remove(json);
   std::filesystem::remove(csv);
 }
