@@ -43,6 +43,11 @@ bool TextLexer::next_line() {
       pos_ = scanned_ = end + (nl != std::string::npos ? 1 : 0);
       ++line_number_;
       if (!line_.empty() && line_.back() == '\r') line_.remove_suffix(1);
+      // A UTF-8 byte order mark, as some editors save a hand-written file.
+      if (line_number_ == 1 && line_.starts_with("\xEF\xBB\xBF")) {
+        line_.remove_prefix(3);
+        line_offset_ += 3;  // columns count from after it; byte offsets stay the file's
+      }
       tokenize();
       return true;
     }

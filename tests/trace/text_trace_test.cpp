@@ -115,6 +115,26 @@ struct BadText {
   const char* error;  // the whole message
 };
 
+// A byte order mark before `wstrace 1` (a file saved by an editor that adds
+// one) is skipped; anywhere else it is an error like any non-ASCII byte.
+TEST(TextTrace, ByteOrderMarkAtTheStart) {
+  const std::string body =
+      "kernel 0 name=a grid=1,1,1 block=32,1,1\n"
+      "rec k=0 global ld 4 mask=ffffffff addr=0x1000+4\n";
+  const auto plain = read_text("wstrace 1\n" + body), marked = read_text("\xEF\xBB\xBFwstrace 1\n" + body);
+  ASSERT_EQ(marked.kernels.size(), 1u);
+  ASSERT_EQ(marked.records.size(), plain.records.size());
+  EXPECT_EQ(marked.records[0].addr, plain.records[0].addr);
+  EXPECT_THROW(read_text("wstrace 1\n\xEF\xBB\xBF" + body), TraceError);
+  try {  // an error after the mark: the column from after it, the offset in the file
+    read_text("\xEF\xBB\xBFwstrace 2\n");
+    FAIL();
+  } catch (const TraceError& e) {
+    EXPECT_EQ(e.offset(), 3u + 8u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("t.txt:1:9:"), std::string::npos) << e.what();
+  }
+}
+
 TEST(TextTrace, ErrorsNameLineAndColumn) {
   const BadText cases[] = {
       {"wstrace 2\n", "t.txt:1:9: unsupported text trace version 2 (this warpscope reads version 1)"},
