@@ -11,7 +11,9 @@
 // written to /tmp and removed afterwards.
 // The sm_70 and sm_35 rows replay the same traces on those models.
 // BM_AnalyzeLaunches: 20,000 launches of a one-warp kernel, 4 records each
-// (an application's many small launches): the cost of a kernel boundary.
+// (an application's many small launches): the cost of a kernel boundary; and
+// 64 launches of 16,384 coalesced records each (BM_AnalyzeLaunches/large_sm90), with
+// range(0) threads as `--threads N` (the launches on copies of the model).
 //   build/release/bench/warpscope_bench --benchmark_filter=BM_Analyze
 #include <benchmark/benchmark.h>
 #include <unistd.h>
@@ -68,7 +70,7 @@ std::filesystem::path write_trace(Pattern p) {
   return path;
 }
 
-std::filesystem::path write_launches(std::uint32_t launches) {
+std::filesystem::path write_launches(std::uint32_t launches, std::uint32_t records_per_launch = 4) {
   const auto path = std::filesystem::temp_directory_path() /
                     ("warpscope_bench_analyze_" + std::to_string(::getpid()) + "_launches.wst");
   auto sink = create_trace(path, TraceFormat::Native);
@@ -84,9 +86,11 @@ std::filesystem::path write_launches(std::uint32_t launches) {
   r.sm = 0;
   for (std::uint32_t launch = 0; launch < launches; ++launch) {
     r.kernel = sink->begin_kernel(k);
-    for (std::uint32_t i = 0; i < 4; ++i) {
-      r.pc = 0x100 + 0x10 * i;
-      for (unsigned l = 0; l < kWarpSize; ++l) r.addr[l] = 0x7f0000000000ull + (launch * 4ull + i) * 128 + 4ull * l;
+    for (std::uint32_t i = 0; i < records_per_launch; ++i) {
+      r.pc = 0x100 + 0x10 * (i % 4);
+      r.sm = static_cast<std::int16_t>(i % 132);
+      const std::uint64_t line = std::uint64_t{launch} * records_per_launch + i;
+      for (unsigned l = 0; l < kWarpSize; ++l) r.addr[l] = 0x7f0000000000ull + line * 128 + 4ull * l;
       sink->write(r);
     }
   }
@@ -94,12 +98,12 @@ std::filesystem::path write_launches(std::uint32_t launches) {
   return path;
 }
 
-void BM_AnalyzeLaunches(benchmark::State& state, const char* arch_name) {
-  constexpr std::uint32_t kLaunches = 20000;
-  const std::filesystem::path path = write_launches(kLaunches);
+void BM_AnalyzeLaunches(benchmark::State& state, const char* arch_name, std::uint32_t launches,
+                        std::uint32_t records_per_launch) {
+  const std::filesystem::path path = write_launches(launches, records_per_launch);
   const ArchSpec* arch = &ArchDatabase::builtin().get(arch_name).spec;
   AnalyzeOptions options;
-  options.threads = 1;
+  options.threads = static_cast<int>(state.range(0));
   TraceReadOptions read;
   read.threads = 1;
   for (auto _ : state) {
@@ -107,7 +111,7 @@ void BM_AnalyzeLaunches(benchmark::State& state, const char* arch_name) {
     const AnalyzeResult r = analyze_trace(*trace, {arch}, options);
     benchmark::DoNotOptimize(r.archs.front().kernels.back().counters);
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * kLaunches);  // launches / s
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * launches);  // launches / s
   std::filesystem::remove(path);
 }
 
@@ -144,7 +148,9 @@ BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm70, Pattern::Coalesced, "sm_70")->Arg(
 BENCHMARK_CAPTURE(BM_Analyze, scattered_sm70, Pattern::Scattered, "sm_70")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm35, Pattern::Coalesced, "sm_35")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, scattered_sm35, Pattern::Scattered, "sm_35")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm90, "sm_90")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm70, "sm_70")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm90, "sm_90", 20000, 4)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm70, "sm_70", 20000, 4)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_AnalyzeLaunches, large_sm90, "sm_90", 64, 16384)
+    ->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

@@ -34,9 +34,17 @@ OccupancyInput launch_of(const KernelInfo& k) {
   return in;
 }
 
-// Per-architecture state during the pass.
+// One copy of an architecture's model during the pass (a lane): the runs of
+// consecutive records it was handed, in trace order. With several lanes each
+// has some of the runs; a run's counters do not depend on the runs before it
+// (caches start empty at every launch), and merge_lanes puts them together.
 struct ArchRun {
   const ArchSpec* arch = nullptr;
+  MemoryConfig config;
+  bool l2_thread = false;
+  std::uint64_t run = 0;                 // the run being replayed (its index in the trace)
+  std::vector<std::uint64_t> first_run;  // per result.kernels[]: the run that created it
+  std::vector<std::uint64_t> pc_run;     // per pcs[]: the run that created it
   std::unique_ptr<MemorySystem> memory;
   ArchResult result;
   std::unordered_map<PcKey, std::size_t, PcKeyHash> pc_index;  // -> pcs[]
@@ -49,6 +57,14 @@ struct ArchRun {
   // The instructions' counters while the pass runs (result.pcs at the end): a
   // deque keeps each one where it is, as the memory system's L2 thread needs.
   std::deque<PcCounters> pcs;
+
+  // Lanes other than the first build their model when their first run comes
+  // (~12 ms and ~24 MB for sm_90), so short traces do not pay for idle lanes.
+  void build_memory() {
+    if (memory) return;
+    memory = std::make_unique<MemorySystem>(*arch, config);
+    memory->set_l2_thread(l2_thread);
+  }
 
   void close_kernel() {
     if (current_kernel < 0) return;
@@ -66,6 +82,7 @@ struct ArchRun {
     if (key == last_pc_key && last_pc_slot < pcs.size()) return last_pc_slot;
     auto [it, fresh] = pc_index.try_emplace(key, pcs.size());
     if (fresh) {
+      pc_run.push_back(run);
       PcCounters p;
       p.kernel = rec.kernel;
       p.pc = rec.pc;
@@ -122,6 +139,7 @@ std::uint64_t wave_ctas(const ArchSpec& arch, const KernelInfo& k, int sms) {
 struct Batch {
   struct KernelStart {
     std::size_t at = 0;  // index of the kernel's first record in recs
+    std::uint64_t run = 0;  // runs of consecutive records of one kernel, counted over the trace
     KernelInfo info;
     bool has_sm = false;  // its first record carries an SM id
   };
@@ -135,15 +153,18 @@ constexpr std::size_t kBatchRecords = 4096;
 void start_kernel(ArchRun& r, const Batch::KernelStart& k, bool interleave) {
   const std::uint32_t id = k.info.id;
   if (r.kernel_slot.size() <= id) r.kernel_slot.resize(id + 1u, 0);
+  if (r.interleaver) r.interleaver->flush();
+  r.interleaver.reset();
+  r.close_kernel();  // also when the same kernel resumes: a launch of its own
+  r.build_memory();
+  r.run = k.run;
   if (r.kernel_slot[id] == 0) {  // first seen: a result, in order of first appearance
     KernelResult kr;
     kr.info = k.info;
     r.result.kernels.push_back(std::move(kr));
+    r.first_run.push_back(k.run);
     r.kernel_slot[id] = r.result.kernels.size();
   }
-  if (r.interleaver) r.interleaver->flush();
-  r.interleaver.reset();
-  r.close_kernel();  // also when the same kernel resumes: a launch of its own
   if (interleave && !k.has_sm) {
     ArchRun* run = &r;
     r.interleaver = std::make_unique<WarpInterleaver>(wave_ctas(*r.arch, k.info, r.memory->num_sms()),
@@ -160,35 +181,44 @@ void run_batch(ArchRun& r, const Batch& b, bool interleave) {
   }
 }
 
-// Threads that each replay the batches through some of the runs (round robin
-// over the architectures), fed through bounded queues so that memory stays
-// bounded whatever the trace size. Results do not depend on the thread count:
-// each run sees the same records in the same order.
+// Threads that each replay the batches of one lane through some of its
+// architectures' models (round robin over the architectures), fed through
+// bounded queues so that memory stays bounded whatever the trace size. Results
+// do not depend on the thread count: each model sees the same records in the
+// same order.
 class RunWorkers {
  public:
-  RunWorkers(std::vector<std::unique_ptr<ArchRun>>& runs, int threads, bool interleave) : interleave_(interleave) {
-    for (int t = 0; t < threads; ++t) workers_.emplace_back();  // deque: workers never move
-    for (std::size_t i = 0; i < runs.size(); ++i) workers_[i % workers_.size()].runs.push_back(runs[i].get());
+  // lanes[j]: lane j's model of each architecture; `threads` workers per lane.
+  RunWorkers(const std::vector<std::vector<ArchRun*>>& lanes, int threads, bool interleave) : interleave_(interleave) {
+    for (std::size_t j = 0; j < lanes.size(); ++j) {
+      const std::size_t first = workers_.size();
+      for (int t = 0; t < threads; ++t) workers_.emplace_back().lane = j;  // deque: workers never move
+      for (std::size_t a = 0; a < lanes[j].size(); ++a)
+        workers_[first + a % static_cast<std::size_t>(threads)].runs.push_back(lanes[j][a]);
+    }
     for (auto& w : workers_) w.thread = std::thread([this, &w] { work(w); });
   }
   RunWorkers(const RunWorkers&) = delete;
   RunWorkers& operator=(const RunWorkers&) = delete;
   ~RunWorkers() { stop(); }  // an error on the reading side: end quietly
 
-  void push(std::shared_ptr<const Batch> b) {
+  void push(std::size_t lane, std::shared_ptr<const Batch> b) {
     for (auto& w : workers_) {
+      if (w.lane != lane) continue;
       std::unique_lock lock(w.mutex);
       w.room.wait(lock, [&] { return w.queue.size() < kQueued; });
       w.queue.push_back(b);
       w.ready.notify_one();
     }
   }
-  // Ends the stream, waits for every worker; rethrows the first error of the
-  // first architecture that failed.
+  // Ends the stream, waits for every worker; rethrows the error of the
+  // earliest run that failed (of the first of its workers).
   void finish() {
     stop();
-    for (auto& w : workers_)
-      if (w.error) std::rethrow_exception(w.error);
+    const Worker* first = nullptr;
+    for (const auto& w : workers_)
+      if (w.error && (!first || w.error_run < first->error_run)) first = &w;
+    if (first) std::rethrow_exception(first->error);
   }
 
  private:
@@ -205,7 +235,9 @@ class RunWorkers {
 
   static constexpr std::size_t kQueued = 4;
   struct Worker {
+    std::size_t lane = 0;
     std::vector<ArchRun*> runs;
+    std::uint64_t error_run = 0;
     std::thread thread;
     std::mutex mutex;
     std::condition_variable ready, room;
@@ -225,11 +257,13 @@ class RunWorkers {
       }
       if (!b) return;
       if (w.error) continue;  // drain after a failure; the reader stops at finish()
-      try {
-        for (ArchRun* r : w.runs) run_batch(*r, *b, interleave_);
-      } catch (...) {
-        w.error = std::current_exception();
-      }
+      for (ArchRun* r : w.runs) try {
+          run_batch(*r, *b, interleave_);
+        } catch (...) {
+          w.error = std::current_exception();
+          w.error_run = r->run;
+          break;
+        }
     }
   }
 
@@ -238,7 +272,68 @@ class RunWorkers {
   std::deque<Worker> workers_;
 };
 
+// One architecture's result from its lanes: each kernel's and instruction's
+// counters summed, kernels and instructions in the order of the run that
+// first had them, as one lane replaying every run would give them.
+ArchResult merge_lanes(const std::vector<ArchRun*>& lanes) {
+  if (lanes.size() == 1) return std::move(lanes.front()->result);
+  ArchResult out;
+  out.arch = lanes.front()->result.arch;
+  out.memory_description = lanes.front()->result.memory_description;
+  struct Entry {
+    std::uint64_t run;
+    std::size_t lane, index;
+  };
+  auto in_run_order = [](std::vector<Entry>& v) {
+    std::stable_sort(v.begin(), v.end(), [](const Entry& a, const Entry& b) { return a.run < b.run; });
+  };
+  std::vector<Entry> kernels, pcs;
+  for (std::size_t l = 0; l < lanes.size(); ++l) {
+    for (std::size_t i = 0; i < lanes[l]->first_run.size(); ++i) kernels.push_back({lanes[l]->first_run[i], l, i});
+    for (std::size_t i = 0; i < lanes[l]->pc_run.size(); ++i) pcs.push_back({lanes[l]->pc_run[i], l, i});
+  }
+  in_run_order(kernels);
+  in_run_order(pcs);
+  std::unordered_map<std::uint32_t, std::size_t> kernel_at;
+  for (const Entry& e : kernels) {
+    KernelResult& k = lanes[e.lane]->result.kernels[e.index];
+    const auto [it, fresh] = kernel_at.try_emplace(k.info.id, out.kernels.size());
+    if (fresh) {
+      out.kernels.push_back(std::move(k));
+      continue;
+    }
+    KernelResult& into = out.kernels[it->second];
+    into.records += k.records;
+    into.counters.add(k.counters);
+  }
+  std::unordered_map<PcKey, std::size_t, PcKeyHash> pc_at;
+  for (const Entry& e : pcs) {
+    PcCounters& p = lanes[e.lane]->result.pcs[e.index];
+    const auto [it, fresh] = pc_at.try_emplace(PcKey{p.kernel, p.pc}, out.pcs.size());
+    if (fresh) {
+      out.pcs.push_back(std::move(p));
+      continue;
+    }
+    PcCounters& into = out.pcs[it->second];
+    into.counters.add(p.counters);
+    into.executions += p.executions;
+    into.bytes_needed += p.bytes_needed;
+    into.bytes_moved += p.bytes_moved;
+  }
+  return out;
+}
+
 }  // namespace
+
+int analyze_lanes(const AnalyzeOptions& options, std::size_t archs) {
+  if (options.threads == 1) return 1;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t total = options.threads > 0 ? static_cast<std::size_t>(options.threads) : cores;
+  // A lane takes two threads per architecture: its model and the model's L2
+  // side; at most kMaxModels models in all (~35 MB each for the H100).
+  const std::size_t a = std::max<std::size_t>(archs, 1);
+  return static_cast<int>(std::clamp<std::size_t>(std::min(total / (2 * a), kMaxModels / a), 1, kMaxLanes));
+}
 
 bool l2_threads(const AnalyzeOptions& options, std::size_t archs) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -258,20 +353,28 @@ int analyze_threads(const AnalyzeOptions& options, std::size_t archs) {
 AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec*>& archs,
                             const AnalyzeOptions& options, const ProgressFn& progress) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::unique_ptr<ArchRun>> runs;
-  for (const ArchSpec* a : archs) {
-    auto r = std::make_unique<ArchRun>();
-    r->arch = a;
-    r->memory = std::make_unique<MemorySystem>(*a, options.memory);
-    r->result.arch = a;
-    r->result.memory_description = r->memory->describe();
-    r->flush_dirty = options.flush_dirty_at_kernel_end;
-    r->memory->set_l2_thread(l2_threads(options, archs.size()));
-    runs.push_back(std::move(r));
-  }
-  const int threads = analyze_threads(options, runs.size());
+  const auto lanes = static_cast<std::size_t>(analyze_lanes(options, archs.size()));
+  std::vector<std::unique_ptr<ArchRun>> runs;  // lane-major: lane j's model of architecture a at j * archs + a
+  std::vector<std::vector<ArchRun*>> by_lane(lanes);
+  for (std::size_t j = 0; j < lanes; ++j)
+    for (const ArchSpec* a : archs) {
+      auto r = std::make_unique<ArchRun>();
+      r->arch = a;
+      r->config = options.memory;
+      r->l2_thread = l2_threads(options, archs.size());
+      r->result.arch = a;
+      if (j == 0) {
+        r->build_memory();
+        r->result.memory_description = r->memory->describe();
+      }
+      r->flush_dirty = options.flush_dirty_at_kernel_end;
+      by_lane[j].push_back(r.get());
+      runs.push_back(std::move(r));
+    }
+  // Several lanes: a worker per model; one: as analyze_threads says.
+  const int threads = lanes > 1 ? static_cast<int>(archs.size()) : analyze_threads(options, archs.size());
   std::unique_ptr<RunWorkers> workers;
-  if (threads > 0) workers = std::make_unique<RunWorkers>(runs, threads, options.interleave_warps);
+  if (threads > 0) workers = std::make_unique<RunWorkers>(by_lane, threads, options.interleave_warps);
 
   AnalyzeResult out;
   // Runs of consecutive records of one kernel, over every record read (the
@@ -280,17 +383,23 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
   std::vector<std::int8_t> selected;  // per trace kernel id: -1 unknown, 0 no, 1 yes
   std::vector<std::uint8_t> ran;      // per trace kernel id: 1 once another kernel's records followed its own, 2 reported
   std::uint64_t next_progress = 0;
-  auto batch = std::make_shared<Batch>();
-  batch->recs.reserve(kBatchRecords);
+  std::uint64_t run_count = 0;  // runs of the selected kernels so far; run r goes to lane r mod lanes
+  std::vector<std::shared_ptr<Batch>> batches(lanes);
+  for (auto& b : batches) {
+    b = std::make_shared<Batch>();
+    b->recs.reserve(kBatchRecords);
+  }
+  std::size_t lane = 0;  // of the current run
   // One thread: the runs take each batch in turn; several: the workers do.
-  auto hand_over = [&] {
+  auto hand_over = [&](std::size_t j) {
+    std::shared_ptr<Batch>& batch = batches[j];
     if (batch->recs.empty()) return;
     if (workers) {
-      workers->push(std::move(batch));
+      workers->push(j, std::move(batch));
       batch = std::make_shared<Batch>();
       batch->recs.reserve(kBatchRecords);
     } else {
-      for (auto& r : runs) run_batch(*r, *batch, options.interleave_warps);
+      for (ArchRun* r : by_lane[j]) run_batch(*r, *batch, options.interleave_warps);
       batch->recs.clear();
       batch->starts.clear();
     }
@@ -330,24 +439,30 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
         ran[packed.kernel] = 2;  // reported
       }
       if (run_starts) {
+        lane = run_count % lanes;
         Batch::KernelStart k;
-        k.at = batch->recs.size();
+        k.run = run_count++;
+        k.at = batches[lane]->recs.size();
         if (info) k.info = *info;
         k.info.id = packed.kernel;
         k.has_sm = packed.sm >= 0;
-        batch->starts.push_back(std::move(k));
+        batches[lane]->starts.push_back(std::move(k));
       }
-      packed.expand(batch->recs.emplace_back());
-      if (batch->recs.size() >= kBatchRecords) hand_over();
+      packed.expand(batches[lane]->recs.emplace_back());
+      if (batches[lane]->recs.size() >= kBatchRecords) hand_over(lane);
     }
   }
-  hand_over();
+  for (std::size_t j = 0; j < lanes; ++j) hand_over(j);
   if (workers) workers->finish();
   for (auto& r : runs) {
     if (r->interleaver) r->interleaver->flush();
     r->close_kernel();
     r->result.pcs.assign(std::make_move_iterator(r->pcs.begin()), std::make_move_iterator(r->pcs.end()));
-    out.archs.push_back(std::move(r->result));
+  }
+  for (std::size_t a = 0; a < archs.size(); ++a) {
+    std::vector<ArchRun*> of_arch;
+    for (std::size_t j = 0; j < lanes; ++j) of_arch.push_back(by_lane[j][a]);
+    out.archs.push_back(merge_lanes(of_arch));
   }
   if (progress) progress(trace.bytes_read(), trace.file_size());
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -31,8 +31,9 @@ struct AnalyzeOptions {
   // several architectures: 0 = one per architecture, up to the cores (none on
   // a single core); 1 = everything on the reading thread; N = at most N. With
   // at least two per architecture (N, or the cores for 0), each memory system
-  // also runs its L2 side on a thread of its own (l2_threads). The results do
-  // not depend on it.
+  // also runs its L2 side on a thread of its own (l2_threads); with at least
+  // four, a trace's launches are shared over copies of each model (lanes,
+  // analyze_lanes). The results do not depend on it.
   int threads = 0;
 };
 
@@ -92,6 +93,14 @@ int analyze_threads(const AnalyzeOptions& options, std::size_t archs);
 // of its own (MemorySystem::set_l2_thread): when there are two threads per
 // architecture to spare.
 bool l2_threads(const AnalyzeOptions& options, std::size_t archs);
+// Copies of each architecture's model (lanes) that replay a trace's launches
+// side by side: run r of consecutive records of one kernel goes to lane
+// r mod lanes. Exact because every launch starts from empty caches
+// (tests/memory/kernel_independence_test.cpp). One lane per two threads per
+// architecture (its model and the model's L2 side), at most kMaxLanes lanes
+// and kMaxModels models in all (memory: ~35 MB per H100 model).
+inline constexpr std::size_t kMaxLanes = 8, kMaxModels = 16;
+int analyze_lanes(const AnalyzeOptions& options, std::size_t archs);
 
 // CTA -> SM when the trace carries no SM id: round robin over the SMs, the
 // order in which the block scheduler hands out the first wave.

@@ -219,8 +219,9 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
                 "replay records in trace order instead of interleaving the warps of co-resident CTAs");
   cmd->add_flag("--all-metrics", args->all_metrics, "also print counters that are zero everywhere");
   cmd->add_option("--threads", args->threads,
-                  "threads for the models: one per architecture, and with two per architecture to spare each "
-                  "model's L2 side on one more (0: by the cores; 1: none); the results do not depend on it")
+                  "threads for the models: one per architecture; with two per architecture to spare each "
+                  "model's L2 side on one more; with four or more, the launches shared over up to 8 copies of "
+                  "each model (0: by the cores; 1: none); the results do not depend on it")
       ->capture_default_str()
       ->check(CLI::Range(0, 1024));
 
