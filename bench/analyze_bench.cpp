@@ -83,12 +83,12 @@ std::filesystem::path write_launches(std::uint32_t launches, std::uint32_t recor
   r.space = Space::Global;
   r.op = Op::Load;
   r.size = 4;
-  r.sm = 0;
   for (std::uint32_t launch = 0; launch < launches; ++launch) {
     r.kernel = sink->begin_kernel(k);
     for (std::uint32_t i = 0; i < records_per_launch; ++i) {
       r.pc = 0x100 + 0x10 * (i % 4);
-      r.sm = static_cast<std::int16_t>(i % 132);
+      // The small launches on SM 0, the large ones over every SM (as measured in docs/PERFORMANCE.md).
+      r.sm = static_cast<std::int16_t>(records_per_launch > 4 ? i % 132 : 0);
       const std::uint64_t line = std::uint64_t{launch} * records_per_launch + i;
       for (unsigned l = 0; l < kWarpSize; ++l) r.addr[l] = 0x7f0000000000ull + line * 128 + 4ull * l;
       sink->write(r);
