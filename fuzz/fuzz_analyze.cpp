@@ -9,7 +9,9 @@
 // the top of the address space, kernels of any shape.
 //
 // Allowed out: TraceError and InputError (a bad SM id, a launch the GPU cannot
-// run). Checked on every result: no hit count above its access count, and the
+// run). Differential: sm_90 on four lanes (copies of the model replaying the
+// launches side by side, analyze_lanes) must give what one model gives, or
+// fail where it fails. Checked on every result: no hit count above its access count, and the
 // per-instruction counters of a kernel add up to the kernel's counters (each
 // record's traffic, write-backs included, is charged to its instruction).
 // The GPUs are shrunk (4 SMs, a 64 KB L2) so that an input runs in
@@ -18,6 +20,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -85,11 +88,43 @@ void run(std::string_view bytes, bool interleave) {
   }
 }
 
+std::optional<AnalyzeResult> run_sm90(std::string_view bytes, int threads) {
+  AnalyzeOptions options;
+  options.memory.num_sms = 4;
+  options.memory.l2_size = 64 * 1024;
+  options.threads = threads;
+  try {
+    auto trace = open_trace_buffer(bytes, "fuzz.trace", {});
+    return analyze_trace(*trace, {&ArchDatabase::builtin().get("sm_90").spec}, options);
+  } catch (const TraceError&) {
+  } catch (const InputError&) {
+  }
+  return std::nullopt;
+}
+
+void lanes_agree(std::string_view bytes) {
+  const auto one = run_sm90(bytes, 1), lanes = run_sm90(bytes, 8);  // 8 threads: 4 lanes
+  if (one.has_value() != lanes.has_value()) std::abort();
+  if (!one) return;
+  const ArchResult &x = one->archs.at(0), &y = lanes->archs.at(0);
+  if (x.kernels.size() != y.kernels.size() || x.pcs.size() != y.pcs.size() || one->resumed.size() != lanes->resumed.size())
+    std::abort();
+  for (std::size_t k = 0; k < x.kernels.size(); ++k)
+    if (x.kernels[k].info.id != y.kernels[k].info.id || x.kernels[k].records != y.kernels[k].records ||
+        x.kernels[k].counters != y.kernels[k].counters)
+      std::abort();
+  for (std::size_t p = 0; p < x.pcs.size(); ++p)
+    if (x.pcs[p].kernel != y.pcs[p].kernel || x.pcs[p].pc != y.pcs[p].pc ||
+        x.pcs[p].executions != y.pcs[p].executions || x.pcs[p].counters != y.pcs[p].counters)
+      std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   run(bytes, true);
   run(bytes, false);
+  lanes_agree(bytes);
   return 0;
 }

@@ -55,7 +55,7 @@ struct MemorySystem::Impl::L2Thread {
   void push(const Message& msg) {
     if (tail - head_seen == kCapacity) {
       publish();
-      head_seen = wait_for(head_, [&](std::uint64_t h) { return tail - h < kCapacity; });
+      head_seen = wait_for(head_, [&](std::uint64_t head) { return tail - head < kCapacity; });
     }
     ring[tail & (kCapacity - 1)] = msg;
     ++tail;
@@ -65,7 +65,7 @@ struct MemorySystem::Impl::L2Thread {
   // counters are visible (and the L2 side's state may be touched).
   void drain() {
     publish();
-    head_seen = wait_for(head_, [&](std::uint64_t h) { return h == tail; });
+    head_seen = wait_for(head_, [&](std::uint64_t head) { return head == tail; });
   }
 
   Impl& m;
