@@ -262,6 +262,21 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     const auto archs = database(g).get_list(args->archs);
     std::vector<const ArchSpec*> specs;
     for (const auto* e : archs) specs.push_back(&e->spec);
+    // An L1 option that some of the architectures have no use for: say so
+    // rather than ignore it silently.
+    std::string no_carveout, no_split;
+    for (const ArchSpec* a : specs) {
+      if (args->carveout >= 0 && !(a->rules == RulesFamily::Volta && a->unified_l1_shared > 0))
+        no_carveout += (no_carveout.empty() ? "" : ", ") + a->name;
+      if (!args->shared_capacity.empty() && a->unified_l1_shared <= 0)
+        no_split += (no_split.empty() ? "" : ", ") + a->name;
+    }
+    if (!no_carveout.empty())
+      fmt::print(stderr, "warpscope: note: --carveout has no effect on {} (a shared-memory carveout exists from 7.0 on)\n",
+                 no_carveout);
+    if (!no_split.empty())
+      fmt::print(stderr, "warpscope: note: --l1-config has no effect on {} (L1 and shared memory are separate there)\n",
+                 no_split);
 
     auto trace = open_trace(args->trace);
     report::ProgressBar bar("analyze", trace->file_size());

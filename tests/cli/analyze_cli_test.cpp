@@ -89,6 +89,16 @@ TEST(CliAnalyze, L1ConfigChoosesTheFermiSplit) {
   ASSERT_EQ(big.exit_code, 0) << big.err;
   EXPECT_NE(def.out.find("L1: 16 KB"), std::string::npos) << def.out;
   EXPECT_NE(big.out.find("L1: 48 KB"), std::string::npos) << big.out;
+  // An option an architecture has no use for gets a note, not silence.
+  auto mixed = run_cli("analyze " + kTrace + " --arch sm_13,sm_52,sm_35,sm_90 --top 0 --carveout 50");
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_EQ(mixed.err, "warpscope: note: --carveout has no effect on sm_13, sm_52, sm_35 (a shared-memory carveout "
+                       "exists from 7.0 on)\n");
+  auto split = run_cli("analyze " + kTrace + " --arch sm_52,sm_20 --top 0 --l1-config 16K");
+  ASSERT_EQ(split.exit_code, 0) << split.err;
+  EXPECT_EQ(split.err, "warpscope: note: --l1-config has no effect on sm_52 (L1 and shared memory are separate there)\n");
+  EXPECT_NE(split.out.find("L1: 48 KB"), std::string::npos) << split.out;  // sm_20 took it
+  EXPECT_TRUE(big.err.empty()) << big.err;
   auto bad = run_cli("analyze " + kTrace + " --arch sm_20 --l1-config 20K");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("16 KB, 48 KB"), std::string::npos) << bad.err;
