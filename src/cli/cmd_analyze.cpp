@@ -57,11 +57,11 @@ std::string dim(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); 
 std::string kernel_table(const AnalyzeResult& r, std::size_t k, bool all) {
   std::vector<std::vector<Metric>> per_arch;
   for (const auto& a : r.archs) per_arch.push_back(metrics(a.kernels[k].counters, *a.arch));
-  std::vector<std::string> keys;  // union, in table order
+  std::vector<const MetricName*> rows;  // union, in table order
   for (const auto& row : metric_table())
     for (const auto& m : per_arch)
       if (std::any_of(m.begin(), m.end(), [&](const Metric& x) { return x.our_key == row.our_key; })) {
-        keys.emplace_back(row.our_key);
+        rows.push_back(&row);
         break;
       }
   std::vector<std::string> header{"counter", "from", "profiler name"};
@@ -69,8 +69,9 @@ std::string kernel_table(const AnalyzeResult& r, std::size_t k, bool all) {
   std::vector<report::TextTable::Align> align(header.size(), report::TextTable::Align::Right);
   align[0] = align[1] = align[2] = report::TextTable::Align::Left;
   report::TextTable t(header, align);
-  for (const auto& key : keys) {
-    std::vector<std::string> cells{key, std::string(basis_name(find_metric(key)->depends_on_caches)), ""};
+  for (const MetricName* row : rows) {
+    const std::string_view key = row->our_key;
+    std::vector<std::string> cells{std::string(key), std::string(basis_name(row->depends_on_caches)), ""};
     std::vector<std::string> names;
     bool nonzero = false;
     for (std::size_t i = 0; i < per_arch.size(); ++i) {
