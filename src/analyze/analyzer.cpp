@@ -325,29 +325,33 @@ ArchResult merge_lanes(const std::vector<ArchRun*>& lanes) {
 
 }  // namespace
 
+namespace {
+
+// The threads the models may use: --threads, or the cores for 0.
+std::size_t thread_budget(const AnalyzeOptions& options) {
+  return options.threads > 0 ? static_cast<std::size_t>(options.threads)
+                             : std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace
+
 int analyze_lanes(const AnalyzeOptions& options, std::size_t archs) {
-  if (options.threads == 1) return 1;
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t total = options.threads > 0 ? static_cast<std::size_t>(options.threads) : cores;
   // A lane takes two threads per architecture: its model and the model's L2
   // side; at most kMaxModels models in all (~35 MB each for the H100).
   const std::size_t a = std::max<std::size_t>(archs, 1);
-  return static_cast<int>(std::clamp<std::size_t>(std::min(total / (2 * a), kMaxModels / a), 1, kMaxLanes));
+  return static_cast<int>(std::clamp<std::size_t>(std::min(thread_budget(options) / (2 * a), kMaxModels / a), 1, kMaxLanes));
 }
 
 bool l2_threads(const AnalyzeOptions& options, std::size_t archs) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t total = options.threads > 0 ? static_cast<std::size_t>(options.threads) : cores;
-  return options.threads != 1 && total >= 2 * std::max<std::size_t>(archs, 1);
+  return thread_budget(options) >= 2 * std::max<std::size_t>(archs, 1);
 }
 
 int analyze_threads(const AnalyzeOptions& options, std::size_t archs) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   // One architecture stays on the reading thread: a model thread beside it
   // measured no faster (the trace's decoding workers already run apart).
-  if (archs < 2 || options.threads == 1 || (options.threads == 0 && cores < 2)) return 0;
-  const std::size_t want = options.threads > 0 ? static_cast<std::size_t>(options.threads) : cores;
-  return static_cast<int>(std::max<std::size_t>(1, std::min(want, archs)));
+  const std::size_t budget = thread_budget(options);
+  if (archs < 2 || budget < 2) return 0;
+  return static_cast<int>(std::min(budget, archs));
 }
 
 AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec*>& archs,
@@ -356,12 +360,13 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
   const auto lanes = static_cast<std::size_t>(analyze_lanes(options, archs.size()));
   std::vector<std::unique_ptr<ArchRun>> runs;  // lane-major: lane j's model of architecture a at j * archs + a
   std::vector<std::vector<ArchRun*>> by_lane(lanes);
+  const bool l2_thread = l2_threads(options, archs.size());
   for (std::size_t j = 0; j < lanes; ++j)
     for (const ArchSpec* a : archs) {
       auto r = std::make_unique<ArchRun>();
       r->arch = a;
       r->config = options.memory;
-      r->l2_thread = l2_threads(options, archs.size());
+      r->l2_thread = l2_thread;
       r->result.arch = a;
       if (j == 0) {
         r->build_memory();
