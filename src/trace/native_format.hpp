@@ -112,6 +112,8 @@ class RecordDecoder {
     error_ = why;
     return false;
   }
+  // false (and the error) if an active lane's address is not a multiple of the size.
+  bool check_each_lane(const PackedAccess& r);
   CodecState state_;
   std::array<std::uint64_t, kWarpSize> lanes_{};  // decode(WarpAccess&)'s scratch
   const std::uint8_t* begin_ = nullptr;
@@ -119,7 +121,9 @@ class RecordDecoder {
   const std::uint8_t* end_ = nullptr;
   std::uint32_t kernel_count_ = 0;
   const char* error_ = "";
+  std::string detail_;  // an error naming the lane and address
 };
+
 
 // Kernel block bodies.
 std::string encode_kernel(const KernelInfo& k);

@@ -57,6 +57,18 @@ std::unique_ptr<TraceSink> create_trace(const std::filesystem::path& path, Trace
 
 namespace trace {
 
+std::string misaligned_lane_message(int lane, std::uint64_t address, unsigned size) {
+  return fmt::format("lane {} address {:#x} is not a multiple of the record's size, {} bytes (a GPU faults on a "
+                     "misaligned access, so no kernel makes one)",
+                     lane, address, size);
+}
+
+int first_misaligned_lane(const WarpAccess& r) {
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (r.active.test(lane) && r.addr[static_cast<unsigned>(lane)] % r.size != 0) return lane;
+  return -1;
+}
+
 void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
   if (r.kernel >= kernel_count)
     throw Error(fmt::format("trace record of kernel {} written before begin_kernel declared it ({} kernels so far)",
@@ -66,6 +78,9 @@ void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
     throw Error(fmt::format("cannot write a trace record with size {}, space {}, op {}, cache op {}: sizes are 1, "
                             "2, 4, 8 or 16 bytes",
                             r.size, static_cast<int>(r.space), static_cast<int>(r.op), static_cast<int>(r.cache)));
+  if (const int lane = first_misaligned_lane(r); lane >= 0)
+    throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: {}", r.kernel, r.pc,
+                            misaligned_lane_message(lane, r.addr[static_cast<unsigned>(lane)], r.size)));
 }
 
 }  // namespace trace

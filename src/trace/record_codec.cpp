@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "trace/native_format.hpp"
+#include "trace/trace_impl.hpp"
 
 namespace warpscope::trace {
 
@@ -194,20 +195,38 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   const std::uint64_t base = last_base + static_cast<std::uint64_t>(unzigzag(v));
   last_base = base;
   r.base = base;
+  const std::uint64_t align_bits = r.size - 1u;
   if (mode == AddrMode::Stride) {
     if (!get_varint(p_, end_, v)) return fail("bad stride");
     r.stride = unzigzag(v);
+    // Lanes sit at base + stride * k for the active lanes' k: a stride that is
+    // not a multiple of the size may still land aligned (lanes 0 and 2 at +2).
+    if (((base | static_cast<std::uint64_t>(r.stride)) & align_bits) != 0) return check_each_lane(r);
     return true;
   }
   lanes[0] = base;
   std::uint64_t prev = base;
+  std::uint64_t any = base;
   std::size_t n = 1;
   for (std::uint32_t left = m & (m - 1); left != 0; left &= left - 1) {
     if (!get_varint(p_, end_, v)) return fail("bad lane address delta");
     prev += static_cast<std::uint64_t>(unzigzag(v));
     lanes[n++] = prev;
+    any |= prev;
   }
   r.lanes = lanes;
+  if ((any & align_bits) != 0) return check_each_lane(r);
+  return true;
+}
+
+bool RecordDecoder::check_each_lane(const PackedAccess& r) {
+  for (std::uint32_t left = r.mask; left != 0; left &= left - 1) {
+    const int lane = std::countr_zero(left);
+    if (r.address(lane) % r.size != 0) {
+      detail_ = misaligned_lane_message(lane, r.address(lane), r.size);
+      return fail(detail_.c_str());
+    }
+  }
   return true;
 }
 

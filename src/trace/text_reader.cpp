@@ -286,6 +286,8 @@ class TextReader final : public TraceSource {
       for (int l = 0; l < kWarpSize; ++l)
         r.addr[static_cast<unsigned>(l)] =
             ((m >> l) & 1u) ? *base + static_cast<std::uint64_t>(*stride) * static_cast<std::uint64_t>(l) : 0;
+      if (const int l = first_misaligned_lane(r); l >= 0)
+        lex_.fail(t.value_column, misaligned_lane_message(l, r.addr[static_cast<unsigned>(l)], r.size));
       return;
     }
     std::string_view rest = v;
@@ -297,6 +299,7 @@ class TextReader final : public TraceSource {
         const auto a = parse_text_u64(item);
         if (!a) lex_.fail(col, fmt::format("expected the address of active lane {}, found {}", l, shown(item)));
         r.addr[static_cast<unsigned>(l)] = *a;
+        if (*a % r.size != 0) lex_.fail(col, misaligned_lane_message(l, *a, r.size));
       } else if (item != "-") {
         lex_.fail(col, fmt::format("lane {} is not in mask={:08x}: write '-' for it", l, m));
       }

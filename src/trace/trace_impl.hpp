@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <string>
 
 #include "trace/byte_input.hpp"
 #include "warpscope/trace.hpp"
@@ -15,7 +16,15 @@ std::unique_ptr<TraceSink> make_native_writer(const std::filesystem::path& path,
 std::unique_ptr<TraceSink> make_text_writer(const std::filesystem::path& path, const TraceWriteOptions& options);
 
 // What every writer checks before accepting a record: its kernel was begun,
-// its size is 1, 2, 4, 8 or 16 and its enums are in range. Throws Error.
+// its size is 1, 2, 4, 8 or 16, its enums are in range and its active lanes'
+// addresses are multiples of the size. Throws Error.
 void check_record(const WarpAccess& rec, std::uint32_t kernel_count);
+
+// Readers and writers refuse a record with an active lane whose address is
+// not a multiple of the access size: the GPU faults on such an access
+// (CUDA's "misaligned address"), so no traced kernel makes one.
+// first_misaligned_lane: the lowest such lane, or -1.
+int first_misaligned_lane(const WarpAccess& rec);
+std::string misaligned_lane_message(int lane, std::uint64_t address, unsigned size);
 
 }  // namespace warpscope::trace

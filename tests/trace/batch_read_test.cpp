@@ -22,21 +22,25 @@ bool same_record(const WarpAccess& a, const WarpAccess& b) {
 }
 
 // A record with every field drawn at random; a third strided, a third
-// scattered, a third with few lanes (one lane, none, or a broadcast).
+// scattered, a third with few lanes (one lane, none, or a broadcast). Lane
+// addresses are multiples of the size, as the formats require.
 WarpAccess random_record(std::mt19937_64& rng, std::uint32_t kernels) {
   const int shape = static_cast<int>(rng() % 3);
+  const auto size = static_cast<std::uint8_t>(1u << (rng() % 5));
+  const std::uint64_t align = ~std::uint64_t{size - 1u};
   std::uint32_t mask = static_cast<std::uint32_t>(rng());
   if (rng() % 2 == 0) mask = 0xffffffffu;
   if (shape == 2) mask = rng() % 3 == 0 ? 0u : mask & (rng() % 2 == 0 ? 1u << (rng() % 32) : mask);
-  const std::uint64_t base = rng(), stride = shape == 2 ? 0 : rng() % 512 - 256;
-  WarpAccess r = record(static_cast<std::uint32_t>(rng() % kernels), rng() % 64 * 16, mask,
-                        [&](int l) { return shape == 1 ? rng() : base + stride * static_cast<std::uint64_t>(l); });
+  const std::uint64_t base = rng() & align, stride = shape == 2 ? 0 : (rng() % 512 - 256) * size;
+  WarpAccess r = record(static_cast<std::uint32_t>(rng() % kernels), rng() % 64 * 16, mask, [&](int l) {
+    return shape == 1 ? rng() & align : base + stride * static_cast<std::uint64_t>(l);
+  });
+  r.size = size;
   r.cta = static_cast<std::uint32_t>(rng() % 1000);
   r.warp = static_cast<std::uint16_t>(rng() % 32);
   r.sm = static_cast<std::int16_t>(static_cast<int>(rng() % 140) - 1);
   r.space = static_cast<Space>(rng() % 5);
   r.op = static_cast<Op>(rng() % 4);
-  r.size = static_cast<std::uint8_t>(1u << (rng() % 5));
   r.cache = static_cast<CacheOp>(rng() % 9);
   return r;
 }

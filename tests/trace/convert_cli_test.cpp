@@ -66,11 +66,14 @@ TEST(CliConvert, BadInputIsOneLineExit2AndNoOutput) {
   struct Case {
     std::string args, error;
   };
-  const std::string bad_text = std::string(kText) + "rec k=0 global ld 4 mask=1 addr=1,2\n";
+  const std::string bad_text = std::string(kText) + "rec k=0 global ld 4 mask=1 addr=4,8\n";
   write_bytes(dir / "bad.txt", bad_text);
+  write_bytes(dir / "misaligned.txt", std::string(kText) + "rec k=0 global st 8 addr=0x1000+12\n");
   const Case cases[] = {
       {"convert " + q(dir / "cut.wst") + " " + q(dir / "o1.txt"), "missing footer at byte"},
       {"convert " + q(dir / "bad.txt") + " " + q(dir / "o2.wst"), "bad.txt:9:35: lane 1 is not in mask=00000001"},
+      {"convert " + q(dir / "misaligned.txt") + " " + q(dir / "o6.wst"),
+       "misaligned.txt:9:26: lane 1 address 0x100c is not a multiple of the record's size, 8 bytes"},
       {"convert " + q(dir / "nope.wst") + " " + q(dir / "o3.wst"), "cannot open"},
       {"convert " + q(dir / "good.txt") + " " + q(dir / "o4.wst") + " --level 99", "zstd level 99 is out of range"},
       {"convert " + q(dir / "good.txt") + " " + q(dir / "o5.wst") + " --to json", "--to"},
@@ -85,7 +88,7 @@ TEST(CliConvert, BadInputIsOneLineExit2AndNoOutput) {
       EXPECT_EQ(count_lines(r.err), 1) << r.err;
     }
   }
-  for (const char* name : {"o1.txt", "o2.wst", "o3.wst", "o4.wst", "o5.wst"}) {
+  for (const char* name : {"o1.txt", "o2.wst", "o3.wst", "o4.wst", "o5.wst", "o6.wst"}) {
     EXPECT_FALSE(std::filesystem::exists(dir / name)) << name;
     EXPECT_FALSE(std::filesystem::exists(dir / (std::string(name) + ".partial"))) << name;
   }

@@ -161,5 +161,69 @@ TEST(NativeFormat, DecoderRefusesMalformedRecords) {
   }
 }
 
+// A GPU faults on a misaligned access, so a record with an active lane whose
+// address is not a multiple of its size cannot come from a kernel: the
+// decoder refuses it naming the lane, in both address modes, and accepts a
+// stride that is not a multiple of the size where every active lane still
+// lands aligned (lanes 0 and 2 at stride 2 for 4-byte words).
+TEST(NativeFormat, DecoderRefusesMisalignedLanes) {
+  struct Case {
+    WarpAccess record;
+    const char* error;  // nullptr: decodes
+  };
+  auto sized = [](WarpAccess r, std::uint8_t size) {
+    r.size = size;
+    return r;
+  };
+  const Case cases[] = {
+      {record(0, 0, 0xffffffffu, [](int l) { return 0x1002 + 4u * unsigned(l); }), "lane 0 address 0x1002"},
+      {record(0, 0, 0x5, [](int l) { return 0x1000 + 2u * unsigned(l); }), nullptr},
+      {record(0, 0, 0x7, [](int l) { return 0x1000 + 2u * unsigned(l); }), "lane 1 address 0x1002"},
+      {record(0, 0, 0xf, [](int l) { return l == 3 ? 0x2006u : 0x1000 + 64u * unsigned(l); }),
+       "lane 3 address 0x2006"},
+      {sized(record(0, 0, 0x80000001u, [](int l) { return 0x100 + 8u * unsigned(l); }), 16), "lane 31 address 0x1f8"},
+      {sized(record(0, 0, 0x1, [](int) { return 0x101; }), 2), "lane 0 address 0x101"},
+      {sized(record(0, 0, 0xffffffffu, [](int l) { return 0x101 + unsigned(l); }), 1), nullptr},
+  };
+  for (const auto& c : cases) {
+    trace::RecordEncoder enc;  // the encoder does not check: the writers do (below)
+    std::vector<std::uint8_t> buf(trace::kMaxRecordBytes);
+    const std::uint8_t* end = enc.encode(c.record, buf.data());
+    trace::RecordDecoder dec;
+    dec.start(buf.data(), static_cast<std::size_t>(end - buf.data()), 1);
+    WarpAccess got;
+    if (c.error == nullptr) {
+      ASSERT_TRUE(dec.decode(got)) << dec.error();
+      EXPECT_EQ(got.addr, c.record.addr);
+      continue;
+    }
+    EXPECT_FALSE(dec.decode(got)) << c.error;
+    EXPECT_NE(std::string(dec.error()).find(c.error), std::string::npos) << dec.error() << " vs " << c.error;
+    EXPECT_NE(std::string(dec.error()).find("not a multiple of the record's size"), std::string::npos);
+  }
+}
+
+TEST(NativeFormat, WritersRefuseMisalignedLanes) {
+  for (TraceFormat format : {TraceFormat::Native, TraceFormat::Text}) {
+    const auto path = scratch_dir() / (format == TraceFormat::Text ? "misaligned.txt" : "misaligned.wst");
+    auto sink = create_trace(path, format);
+    sink->begin_kernel(KernelInfo{});
+    WarpAccess r = record(0, 0x30, 0x3, [](int l) { return 0x1000 + 12u * unsigned(l); });
+    r.size = 8;
+    try {
+      sink->write(r);
+      ADD_FAILURE() << "a misaligned record was written";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "cannot write a trace record of kernel 0 at PC 0x30: lane 1 address 0x100c is not a multiple of the "
+                "record's size, 8 bytes (a GPU faults on a misaligned access, so no kernel makes one)");
+    }
+    r.size = 4;
+    sink->write(r);  // the same lanes are aligned for 4-byte words
+    sink->close();
+    EXPECT_EQ(read_all(path).records.size(), 1u);
+  }
+}
+
 }  // namespace
 }  // namespace warpscope::test

@@ -166,11 +166,21 @@ TEST(TextTrace, ErrorsNameLineAndColumn) {
       {"wstrace 1\nkernel 0\nrec global ld 4\n", "t.txt:3:16: expected addr= (the record has active lanes)"},
       {"wstrace 1\nkernel 0\nrec global ld 4 mask=1ffffffff addr=0\n",
        "t.txt:3:22: expected a mask of 1 to 8 hex digits, found 1ffffffff"},
-      {"wstrace 1\nkernel 0\nrec global ld 4 mask=3 addr=1,2,3\n",
+      {"wstrace 1\nkernel 0\nrec global ld 4 mask=3 addr=0,4,8\n",
        "t.txt:3:33: lane 2 is not in mask=00000003: write '-' for it"},
-      {"wstrace 1\nkernel 0\nrec global ld 4 mask=7 addr=1,2,-\n",
+      {"wstrace 1\nkernel 0\nrec global ld 4 mask=7 addr=0,4,-\n",
        "t.txt:3:33: expected the address of active lane 2, found -"},
-      {"wstrace 1\nkernel 0\nrec global ld 4 mask=1 addr=1,-\n", "t.txt:3:31: expected 32 addresses, found 2"},
+      {"wstrace 1\nkernel 0\nrec global ld 4 mask=1 addr=4,-\n", "t.txt:3:31: expected 32 addresses, found 2"},
+      // A GPU faults on a misaligned access: such a record names the lane (docs/TRACE_FORMAT.md).
+      {"wstrace 1\nkernel 0\nrec global ld 4 mask=3 addr=0,6\n",
+       "t.txt:3:31: lane 1 address 0x6 is not a multiple of the record's size, 4 bytes (a GPU faults on a misaligned "
+       "access, so no kernel makes one)"},
+      {"wstrace 1\nkernel 0\nrec shared st 16 addr=0x100+24\n",
+       "t.txt:3:23: lane 1 address 0x118 is not a multiple of the record's size, 16 bytes (a GPU faults on a "
+       "misaligned access, so no kernel makes one)"},
+      {"wstrace 1\nkernel 0\nrec global ld 8 mask=80000000 addr=0x1004+8\n",
+       "t.txt:3:36: lane 31 address 0x10fc is not a multiple of the record's size, 8 bytes (a GPU faults on a "
+       "misaligned access, so no kernel makes one)"},
       {"wstrace 1\nkernel 0\nrec global ld 4 addr=0x10+\n",
        "t.txt:3:22: expected BASE+STRIDE (lane i at BASE + STRIDE*i) or 32 comma-separated addresses, found 0x10+"},
       {"wstrace 1\nkernel 0\nrec global ld 4 mask=0 addr=0+4\n",

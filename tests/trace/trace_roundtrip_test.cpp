@@ -1,7 +1,8 @@
 // Writing then reading a trace gives back every field of every record and
 // kernel, in both formats: every space, op, size and cache operator, edge
 // masks, every address shape (broadcast, strides of any sign and size, random,
-// near 2^63 and 2^64), many chunks, several kernels with line tables.
+// near 2^63 and 2^64; each lane aligned to the record's size, as the formats
+// require), many chunks, several kernels with line tables.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -82,6 +83,7 @@ std::vector<WarpAccess> every_field_records() {
           r.op = o;
           r.size = size;
           r.cache = c;
+          for (auto& a : r.addr) a &= ~std::uint64_t{size - 1u};  // formats refuse misaligned lanes
           r.cta = v % 7 == 0 ? UINT32_MAX : static_cast<std::uint32_t>(v / 5);
           r.warp = v % 11 == 0 ? std::uint16_t{65535} : static_cast<std::uint16_t>(v % 32);
           const std::int16_t sms[] = {-1, 0, 131, 32767, -32768};
@@ -93,7 +95,7 @@ std::vector<WarpAccess> every_field_records() {
   WarpAccess top = record(1, UINT64_MAX, 0xffffffffu, [](int l) { return 0x100u * unsigned(l); });
   out.push_back(top);
   out.push_back(top);
-  out.push_back(record(1, 0, 0x1, [](int) { return 0x2a; }));
+  out.push_back(record(1, 0, 0x1, [](int) { return 0x2c; }));
   out.push_back(record(0, 0x8000000000000000ull, 0x2, [](int) { return 0x0; }));
   return out;
 }
