@@ -163,7 +163,8 @@ class ArchDatabase {
   // known names when there is none.
   const ArchEntry& get(std::string_view name) const;
   const ArchEntry* find(std::string_view name) const;
-  // Comma-separated list of names, each resolved as get() does.
+  // Comma-separated list of names, each resolved as get() does ('all' for
+  // every one), in the order given; an architecture named twice comes once.
   std::vector<const ArchEntry*> get_list(std::string_view names) const;
   // Sorted by compute capability.
   std::vector<const ArchEntry*> all() const;

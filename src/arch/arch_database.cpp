@@ -130,10 +130,14 @@ std::vector<const ArchEntry*> ArchDatabase::get_list(std::string_view names) con
     while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
     while (!part.empty() && part.back() == ' ') part.remove_suffix(1);
     if (part.empty()) throw InputError(fmt::format("empty architecture name in \"{}\"", names));
+    // A name given twice (sm_90,9.0 or all,sm_90) would only repeat a column.
+    auto add = [&out](const ArchEntry* e) {
+      if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+    };
     if (part == "all") {
-      for (const auto* e : all()) out.push_back(e);
+      for (const auto* e : all()) add(e);
     } else {
-      out.push_back(&get(part));
+      add(&get(part));
     }
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);

@@ -51,6 +51,22 @@ TEST(ArchDatabase, UnknownNameListsKnownOnes) {
   }
 }
 
+TEST(ArchDatabase, ListsKeepTheOrderGivenAndNameEachArchitectureOnce) {
+  auto names = [](const std::vector<const ArchEntry*>& list) {
+    std::vector<std::string> out;
+    for (const auto* e : list) out.push_back(e->spec.name);
+    return out;
+  };
+  EXPECT_EQ(names(db().get_list("sm_90, 3.5,70")), (std::vector<std::string>{"sm_90", "sm_35", "sm_70"}));
+  EXPECT_EQ(names(db().get_list("sm_90,9.0,90,sm_35,sm_90")), (std::vector<std::string>{"sm_90", "sm_35"}));
+  const auto all = db().get_list("all");
+  EXPECT_EQ(all.size(), db().all().size());
+  const auto again = db().get_list("sm_90,all,sm_35");
+  ASSERT_EQ(again.size(), all.size());
+  EXPECT_EQ(again.front()->spec.name, "sm_90");
+  EXPECT_THROW(db().get_list("sm_90,,sm_35"), InputError);
+}
+
 TEST(ArchDatabase, RuleSetsFollowTheGenerations) {
   EXPECT_EQ(arch("sm_11").rules, RulesFamily::TeslaStrict);
   EXPECT_EQ(arch("sm_12").rules, RulesFamily::TeslaRelaxed);
