@@ -148,6 +148,13 @@ BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm70, Pattern::Coalesced, "sm_70")->Arg(
 BENCHMARK_CAPTURE(BM_Analyze, scattered_sm70, Pattern::Scattered, "sm_70")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm35, Pattern::Coalesced, "sm_35")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, scattered_sm35, Pattern::Scattered, "sm_35")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+// Fermi caches default global loads in L1 (128 B lines) and L2 (768 KB):
+// loads through L1 + L2 with a small modelled state; the A100 (sm_80: 108 SMs,
+// 40 MB L2) sits between the V100 and the H100.
+BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm20, Pattern::Coalesced, "sm_20")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, scattered_sm20, Pattern::Scattered, "sm_20")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm80, Pattern::Coalesced, "sm_80")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, scattered_sm80, Pattern::Scattered, "sm_80")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm90, "sm_90", 20000, 4)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm70, "sm_70", 20000, 4)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, large_sm90, "sm_90", 64, 16384)

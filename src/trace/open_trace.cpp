@@ -64,8 +64,15 @@ std::string misaligned_lane_message(int lane, std::uint64_t address, unsigned si
 }
 
 int first_misaligned_lane(const WarpAccess& r) {
-  for (int lane = 0; lane < kWarpSize; ++lane)
-    if (r.active.test(lane) && r.addr[static_cast<unsigned>(lane)] % r.size != 0) return lane;
+  // Writers call this per record (the tracer at the GPU's pace): one
+  // OR-reduction over the lanes, the search only when something is off.
+  const std::uint64_t low_bits = r.size - 1u;
+  const std::uint32_t mask = r.active.bits();
+  std::uint64_t any = 0;
+  for (unsigned l = 0; l < kWarpSize; ++l) any |= ((mask >> l) & 1u) != 0 ? r.addr[l] : 0;
+  if ((any & low_bits) == 0) return -1;
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    if (((mask >> l) & 1u) != 0 && (r.addr[l] & low_bits) != 0) return static_cast<int>(l);
   return -1;
 }
 
