@@ -203,11 +203,11 @@ std::string result_csv(const AnalyzeResult& r) {
 Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
   auto args = std::make_shared<AnalyzeArgs>();
   auto* cmd = app.add_subcommand("analyze", "run a trace through the memory system of several architectures");
-  cmd->add_option("trace", args->trace, "trace file (native or text)")->required();
+  cmd->add_option("trace", args->trace, "trace file (native or text; '-': standard input)")->required();
   cmd->add_option("--arch", args->archs, "comma-separated architectures ('all' for every one)")->capture_default_str();
   cmd->add_option("--kernel", args->kernel, "only kernels whose name matches this regular expression");
-  cmd->add_option("--json", args->json_file, "write the results as JSON to FILE");
-  cmd->add_option("--csv", args->csv_file, "write per-kernel metrics as CSV to FILE");
+  cmd->add_option("--json", args->json_file, "write the results as JSON to FILE ('-': to standard output, instead of the tables)");
+  cmd->add_option("--csv", args->csv_file, "write per-kernel metrics as CSV to FILE ('-': to standard output, instead of the tables)");
   cmd->add_option("--top", args->top, "instructions to list by bytes wasted")->capture_default_str()->check(CLI::Range(0, 100000));
   cmd->add_option("--gpu", args->gpu, "a GPU model (SM count, L2 size): h100-sxm, h200, a100, ... ('warpscope gpus')");
   cmd->add_option("--sms", args->num_sms, "number of SMs (default: the architecture's default GPU)")->check(CLI::Range(1, 1024));
@@ -227,6 +227,8 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       ->check(CLI::Range(0, 1024));
 
   return [&g, args]() {
+    const bool json_out = report::is_stdout(args->json_file), csv_out = report::is_stdout(args->csv_file);
+    if (json_out && csv_out) throw InputError("--json - and --csv -: only one of them can write to standard output");
     AnalyzeOptions options;
     if (!args->kernel.empty()) {
       try {
@@ -293,9 +295,13 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
                  r.resumed.size() - kWarnings);
 
     // Files first: a failure to write them is an error before anything is printed.
-    if (!args->json_file.empty())
+    // JSON or CSV on standard output takes the place of the tables.
+    if (!args->json_file.empty() && !json_out)
       report::write_file_atomically(args->json_file, result_json(r, *trace, args->trace, args->top).dump(2) + "\n");
-    if (!args->csv_file.empty()) report::write_file_atomically(args->csv_file, result_csv(r));
+    if (!args->csv_file.empty() && !csv_out) report::write_file_atomically(args->csv_file, result_csv(r));
+    if (json_out) report::write_output("-", result_json(r, *trace, args->trace, args->top).dump(2) + "\n");
+    if (csv_out) report::write_output("-", result_csv(r));
+    if (json_out || csv_out) return 0;
 
     fmt::print("trace {}: {} records, {} analysed in {:.2f} s\n", args->trace, r.records_read, r.records_analyzed, r.seconds);
     if (!args->gpu.empty()) fmt::print("  GPU model: {}\n", find_gpu_model(args->gpu).name);

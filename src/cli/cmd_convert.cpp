@@ -85,7 +85,7 @@ Action add_convert_command(CLI::App& app, const GlobalOptions&) {
       "The output format follows OUT's extension (.txt, .wstxt: text; anything else: native) unless --to says.\n"
       "OUT is written as OUT.partial and renamed when complete; on error nothing is left behind.\n"
       "Example: warpscope convert kernel.wst kernel.txt");
-  cmd->add_option("IN", args->in, "trace to read (native or text, detected)")->required();
+  cmd->add_option("IN", args->in, "trace to read (native or text, detected; '-': standard input)")->required();
   cmd->add_option("OUT", args->out, "trace to write ('-': standard output, text unless --to native)")->required();
   cmd->add_option("--to", args->to, "output format: native | text")->check(CLI::IsMember({"native", "text"}));
   cmd->add_option("--level", args->level, "zstd compression level of native output")->capture_default_str();

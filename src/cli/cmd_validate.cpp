@@ -6,6 +6,7 @@
 
 #include "cli/cli.hpp"
 #include "report/output_file.hpp"
+#include "warpscope/error.hpp"
 #include "validate/text_file.hpp"
 #include "warpscope/validate.hpp"
 
@@ -24,14 +25,19 @@ Action add_validate_command(CLI::App& app, const GlobalOptions& g) {
   auto args = std::make_shared<ValidateArgs>();
   auto* cmd = app.add_subcommand("validate", "replay recorded traces and compare the model with Nsight Compute's counters");
   cmd->add_option("dir", args->dir, "directory: environment.txt, tolerances.toml, <app>.ncu.csv + <app>.wst")->required();
-  cmd->add_option("--json", args->json_file, "write the comparison as JSON to FILE");
-  cmd->add_option("--markdown", args->markdown_file, "write the tables and summary as Markdown to FILE");
+  cmd->add_option("--json", args->json_file, "write the comparison as JSON to FILE ('-': to standard output, instead of the table)");
+  cmd->add_option("--markdown", args->markdown_file,
+                  "write the tables and summary as Markdown to FILE ('-': to standard output, instead of the table)");
   cmd->add_option("--update-doc", args->doc_file,
                   "rewrite the Markdown between <!-- BEGIN GENERATED: warpscope validate DIR --> and "
                   "<!-- END GENERATED --> in FILE");
   cmd->add_flag("--no-interleave", args->no_interleave, "replay records in trace order (as analyze --no-interleave)");
 
   return [&g, args]() {
+    const bool json_out = report::is_stdout(args->json_file), markdown_out = report::is_stdout(args->markdown_file);
+    if (json_out && markdown_out)
+      throw InputError("--json - and --markdown -: only one of them can write to standard output");
+    if (report::is_stdout(args->doc_file)) throw InputError("--update-doc rewrites a file in place: it cannot be '-'");
     std::string dir = args->dir;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     ValidateOptions options;
@@ -43,10 +49,15 @@ Action add_validate_command(CLI::App& app, const GlobalOptions& g) {
     if (!args->doc_file.empty())
       doc = replace_generated_section(validate::read_text_file(args->doc_file), "warpscope validate " + dir,
                                       validation_markdown(report), args->doc_file);
-    if (!args->json_file.empty()) report::write_file_atomically(args->json_file, validation_json(report).dump(2) + "\n");
-    if (!args->markdown_file.empty()) report::write_file_atomically(args->markdown_file, validation_markdown(report));
+    if (!args->json_file.empty() && !json_out)
+      report::write_file_atomically(args->json_file, validation_json(report).dump(2) + "\n");
+    if (!args->markdown_file.empty() && !markdown_out)
+      report::write_file_atomically(args->markdown_file, validation_markdown(report));
     if (!args->doc_file.empty()) report::write_file_atomically(args->doc_file, doc);
-    fmt::print("{}", validation_text(report));
+    // JSON or Markdown on standard output takes the place of the table.
+    if (json_out) report::write_output("-", validation_json(report).dump(2) + "\n");
+    else if (markdown_out) report::write_output("-", validation_markdown(report));
+    else fmt::print("{}", validation_text(report));
     return summarize(report).passed() ? 0 : 1;
   };
 }

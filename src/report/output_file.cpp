@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -29,6 +30,12 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
     std::filesystem::remove(tmp, ec);
     throw InputError(fmt::format("cannot write {}: {}", path.string(), ec.message()));
   }
+}
+
+void write_output(const std::filesystem::path& path, const std::string& content) {
+  if (!is_stdout(path)) return write_file_atomically(path, content);
+  if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
+    throw InputError(fmt::format("cannot write to standard output: {}", std::strerror(errno)));
 }
 
 }  // namespace warpscope::report

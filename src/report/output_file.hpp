@@ -10,4 +10,10 @@ namespace warpscope::report {
 // Throws InputError naming the path when it cannot be written.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
 
+// "-" names standard output for --json / --csv style options.
+inline bool is_stdout(const std::filesystem::path& path) { return path == "-"; }
+
+// write_file_atomically, or standard output for "-".
+void write_output(const std::filesystem::path& path, const std::string& content);
+
 }  // namespace warpscope::report

@@ -1,6 +1,7 @@
 #include "trace/byte_input.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -12,6 +13,14 @@
 namespace warpscope::trace {
 
 ByteInput::ByteInput(const std::filesystem::path& path) : name_(path.string()) {
+  if (name_ == "-") {  // standard input: a pipe or a redirected file, read as a stream
+    name_ = "<stdin>";
+    const int fd = ::dup(STDIN_FILENO);  // closed by fclose, leaving descriptor 0 open
+    file_ = fd < 0 ? nullptr : ::fdopen(fd, "rb");
+    if (file_ == nullptr) throw InputError(fmt::format("cannot read {}: {}", name_, std::strerror(errno)));
+    std::setvbuf(file_, nullptr, _IOFBF, 1 << 18);
+    return;
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError(fmt::format("cannot read {}: it is a directory", name_));
   file_ = std::fopen(name_.c_str(), "rb");

@@ -13,6 +13,7 @@ namespace warpscope::trace {
 class ByteInput {
  public:
   // Throws InputError when the file cannot be opened or is a directory.
+  // "-" reads standard input (named "<stdin>" in messages; size unknown).
   explicit ByteInput(const std::filesystem::path& path);
   ByteInput(std::string_view bytes, std::string name);
   ~ByteInput();

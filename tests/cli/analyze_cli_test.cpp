@@ -56,6 +56,37 @@ TEST(CliAnalyze, JsonAndCsvFiles) {
   std::filesystem::remove(csv);
 }
 
+// '-' reads the trace from standard input and puts JSON or CSV on standard
+// output in place of the tables: the same bytes as the files.
+TEST(CliAnalyze, StandardInputAndOutput) {
+  const auto json = temp("file.json"), csv = temp("file.csv");
+  ASSERT_EQ(run_cli("analyze " + kTrace + " --arch sm_90 --json " + json.string() + " --csv " + csv.string()).exit_code, 0);
+  const auto j = run_cli("analyze - --arch sm_90 --json - < " + kTrace);
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  auto from_stdin = nlohmann::json::parse(j.out), from_file = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(from_stdin["trace"], "-");
+  from_stdin.erase("trace");
+  from_file.erase("trace");
+  EXPECT_EQ(from_stdin, from_file);
+  EXPECT_EQ(from_stdin["archs"][0]["kernels"][0]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 178500);
+  const auto c = run_cli("analyze " + kTrace + " --arch sm_90 --csv -");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, slurp(csv));
+  // One of them at most; a bad trace on standard input names it.
+  const auto both = run_cli("analyze " + kTrace + " --json - --csv -");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_TRUE(both.out.empty());
+  const auto bad_text = temp("bad.txt");
+  std::ofstream(bad_text) << "wstrace 1\nkernel 0\nrec glob ld 4 addr=0\n";
+  const auto bad = run_cli("analyze - < " + bad_text.string());
+  std::filesystem::remove(bad_text);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "warpscope: error: <stdin>:3:5: expected an address space (global, local, shared, const, texture), found glob\n");
+  EXPECT_FALSE(std::filesystem::exists("-"));
+  std::filesystem::remove(json);
+  std::filesystem::remove(csv);
+}
+
 // Records of a kernel that resume after another kernel's: one warning line
 // on stderr and in the JSON, and the output still complete.
 TEST(CliAnalyze, WarnsWhenAKernelsRecordsResume) {

@@ -110,6 +110,30 @@ TEST(ValidateDir, CliWritesJsonMarkdownAndTheDocSection) {
   EXPECT_FALSE(std::filesystem::exists(dir / "doc.md.tmp"));
 }
 
+// '-' puts the JSON or Markdown on standard output in place of the table, the
+// same content as the file; one of them at most, and never the doc.
+TEST(ValidateDir, CliWritesJsonOrMarkdownToStandardOutput) {
+  const auto dir = make_suite_dir("stdout");
+  const auto to_file = run_cli("validate " + dir.string() + " --json " + (dir / "v.json").string() + " --markdown " +
+                               (dir / "v.md").string());
+  ASSERT_EQ(to_file.exit_code, 0) << to_file.err;
+  const auto json = run_cli("validate " + dir.string() + " --json -");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out, read_text(dir / "v.json"));
+  EXPECT_TRUE(nlohmann::json::parse(json.out)["summary"]["passed"].get<bool>());
+  const auto md = run_cli("validate " + dir.string() + " --markdown - --json " + (dir / "w.json").string());
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out, read_text(dir / "v.md"));
+  EXPECT_EQ(read_text(dir / "w.json"), read_text(dir / "v.json"));
+  for (const std::string bad : {" --json - --markdown -", " --update-doc -"}) {
+    const auto r = run_cli("validate " + dir.string() + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists("-"));
+}
+
 TEST(ValidateDir, FewerTraceKernelsThanLaunchesIsAnInputError) {
   const auto dir = make_suite_dir("count", {"stencil2d", "transpose_naive"});
   const auto r = run_cli("validate " + dir.string() + " --json " + (dir / "out.json").string());
