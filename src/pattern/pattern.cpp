@@ -25,6 +25,10 @@ void check_cache_op(const PatternSpec& s) {
     throw InputError(fmt::format("--cache {} is a load operator; stores take wb, cg, cs or wt", to_string(s.cache)));
   if (s.op == Op::Atomic || s.op == Op::Reduction)
     throw InputError("--cache does not apply to atomics");
+  // PTX ISA, ld: the non-coherent read-only path exists for .global only (ld.global.nc).
+  if (s.cache == CacheOp::Nc && s.space != Space::Global)
+    throw InputError(fmt::format("--cache nc (ld.global.nc, the read-only data path) applies to global loads, not {}",
+                                 to_string(s.space)));
 }
 
 }  // namespace

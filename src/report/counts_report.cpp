@@ -32,7 +32,8 @@ const std::vector<Row>& rows() {
       {"sectors (32 B)", C::kSectors, [](const C& c) { return num(c.sectors); }},
       {"bytes needed", C::kBytes, [](const C& c) { return num(c.bytes_needed); }},
       {"bytes moved", C::kBytes, [](const C& c) { return num(c.bytes_moved); }},
-      {"bus utilization", C::kBytes, [](const C& c) { return percent(c.bus_utilization()); }},
+      {"bus utilization", C::kBytes,  // nothing moved (no active lane): no ratio to show
+       [](const C& c) { return c.bytes_moved == 0 ? std::string("-") : percent(c.bus_utilization()); }},
       {"replays", C::kReplays, [](const C& c) { return num(c.replays); }},
       {"shared wavefronts", C::kWavefronts,
        [](const C& c) { return fmt::format("{} (ideal {})", c.wavefronts, c.ideal_wavefronts); }},

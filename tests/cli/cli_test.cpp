@@ -89,6 +89,12 @@ TEST(CliPattern, TextTableSideBySide) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("sm_13  sm_20  sm_35  sm_90"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bus utilization"), std::string::npos);
+  // No active lane moves nothing: no utilization to show (it used to read 100%),
+  // so the row, empty on every architecture, is left out.
+  auto none = run_cli("pattern --arch sm_35,sm_90 --mask 0");
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("bytes moved         0      0\n"), std::string::npos) << none.out;
+  EXPECT_EQ(none.out.find("bus utilization"), std::string::npos) << none.out;
 }
 
 TEST(CliPattern, ExpressionErrorHasACaret) {
@@ -107,6 +113,7 @@ TEST(CliPattern, BadInputIsOneLineAndExitTwo) {
       "pattern --arch sm_42",      "pattern --arch ''",         "pattern --arch sm_20,,sm_35",
       "pattern --index 'lane-1'",  "pattern --space const --op st",
       "pattern --op st --cache nc", "pattern --op ld --cache wt", "pattern --space shared --cache cg",
+      "pattern --space local --cache nc",
       "pattern --bank-width 6",    "pattern --bogus",           "pattern extra-positional",
       "arch",                      "frobnicate",                "",
       "pattern --index 'lane*0x7fffffffffffffff'",
