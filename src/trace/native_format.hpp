@@ -124,7 +124,6 @@ class RecordDecoder {
   std::string detail_;  // an error naming the lane and address
 };
 
-
 // Kernel block bodies.
 std::string encode_kernel(const KernelInfo& k);
 // Throws TraceError naming the file and the block offset on malformed input.
