@@ -34,10 +34,12 @@ enum class Pattern { Coalesced, Scattered };
 
 constexpr std::uint32_t kCtas = 1056, kWarpsPerCta = 8;
 
-std::filesystem::path write_trace(Pattern p) {
+// sm_ids false: records without SM ids, as emulated or other tools' traces
+// come, which analyze replays through its warp interleaver (one wave here).
+std::filesystem::path write_trace(Pattern p, bool sm_ids) {
   const auto path = std::filesystem::temp_directory_path() /
                     ("warpscope_bench_analyze_" + std::to_string(::getpid()) +
-                     (p == Pattern::Coalesced ? "_coalesced.wst" : "_scattered.wst"));
+                     (p == Pattern::Coalesced ? "_coalesced" : "_scattered") + (sm_ids ? ".wst" : "_nosm.wst"));
   auto sink = create_trace(path, TraceFormat::Native);
   KernelInfo k;
   k.name = p == Pattern::Coalesced ? "stream" : "gather";
@@ -59,7 +61,7 @@ std::filesystem::path write_trace(Pattern p) {
     const std::uint32_t step = i / warps, w = i % warps;
     r.cta = w / kWarpsPerCta;
     r.warp = static_cast<std::uint16_t>(w % kWarpsPerCta);
-    r.sm = static_cast<std::int16_t>(r.cta % 132);
+    r.sm = sm_ids ? static_cast<std::int16_t>(r.cta % 132) : std::int16_t{-1};
     r.pc = 0x100 + 0x10 * (step % 4);
     const std::uint64_t base = 0x7f0000000000ull + (std::uint64_t{step} * warps + w) * 128;
     for (unsigned l = 0; l < kWarpSize; ++l)
@@ -115,8 +117,8 @@ void BM_AnalyzeLaunches(benchmark::State& state, const char* arch_name, std::uin
   std::filesystem::remove(path);
 }
 
-void BM_Analyze(benchmark::State& state, Pattern p, const char* arch_name) {
-  const std::filesystem::path path = write_trace(p);
+void BM_Analyze(benchmark::State& state, Pattern p, const char* arch_name, bool sm_ids = true) {
+  const std::filesystem::path path = write_trace(p, sm_ids);
   const ArchSpec* arch = &ArchDatabase::builtin().get(arch_name).spec;
   // range(0): threads as `--threads N`; 2 puts the model's L2 side on a thread
   // of its own (MemorySystem::set_l2_thread). Chunks are decoded on the reading thread.
@@ -155,6 +157,8 @@ BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm20, Pattern::Coalesced, "sm_20")->Arg(
 BENCHMARK_CAPTURE(BM_Analyze, scattered_sm20, Pattern::Scattered, "sm_20")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm80, Pattern::Coalesced, "sm_80")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, scattered_sm80, Pattern::Scattered, "sm_80")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, coalesced_no_sm, Pattern::Coalesced, "sm_90", false)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, scattered_no_sm, Pattern::Scattered, "sm_90", false)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm90, "sm_90", 20000, 4)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm70, "sm_70", 20000, 4)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, large_sm90, "sm_90", 64, 16384)
