@@ -72,7 +72,7 @@ std::filesystem::path write_trace(Pattern p, bool sm_ids) {
   return path;
 }
 
-std::filesystem::path write_launches(std::uint32_t launches, std::uint32_t records_per_launch = 4) {
+std::filesystem::path write_launches(std::uint32_t launches, std::uint32_t records_per_launch, bool sm_ids) {
   const auto path = std::filesystem::temp_directory_path() /
                     ("warpscope_bench_analyze_" + std::to_string(::getpid()) + "_launches.wst");
   auto sink = create_trace(path, TraceFormat::Native);
@@ -90,7 +90,7 @@ std::filesystem::path write_launches(std::uint32_t launches, std::uint32_t recor
     for (std::uint32_t i = 0; i < records_per_launch; ++i) {
       r.pc = 0x100 + 0x10 * (i % 4);
       // The small launches on SM 0, the large ones over every SM (as measured in docs/PERFORMANCE.md).
-      r.sm = static_cast<std::int16_t>(records_per_launch > 4 ? i % 132 : 0);
+      r.sm = static_cast<std::int16_t>(!sm_ids ? -1 : records_per_launch > 4 ? i % 132 : 0);
       const std::uint64_t line = std::uint64_t{launch} * records_per_launch + i;
       for (unsigned l = 0; l < kWarpSize; ++l) r.addr[l] = 0x7f0000000000ull + line * 128 + 4ull * l;
       sink->write(r);
@@ -100,9 +100,10 @@ std::filesystem::path write_launches(std::uint32_t launches, std::uint32_t recor
   return path;
 }
 
+// sm_ids false: each launch goes through a warp interleaver of its own.
 void BM_AnalyzeLaunches(benchmark::State& state, const char* arch_name, std::uint32_t launches,
-                        std::uint32_t records_per_launch) {
-  const std::filesystem::path path = write_launches(launches, records_per_launch);
+                        std::uint32_t records_per_launch, bool sm_ids = true) {
+  const std::filesystem::path path = write_launches(launches, records_per_launch, sm_ids);
   const ArchSpec* arch = &ArchDatabase::builtin().get(arch_name).spec;
   AnalyzeOptions options;
   options.threads = static_cast<int>(state.range(0));
@@ -160,6 +161,7 @@ BENCHMARK_CAPTURE(BM_Analyze, scattered_sm80, Pattern::Scattered, "sm_80")->Arg(
 BENCHMARK_CAPTURE(BM_Analyze, coalesced_no_sm, Pattern::Coalesced, "sm_90", false)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, scattered_no_sm, Pattern::Scattered, "sm_90", false)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm90, "sm_90", 20000, 4)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm90_no_sm, "sm_90", 20000, 4, false)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm70, "sm_70", 20000, 4)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, large_sm90, "sm_90", 64, 16384)
     ->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
