@@ -1,5 +1,6 @@
 #include "analyze/analyzer.hpp"
 
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -53,6 +54,7 @@ struct ArchRun {
   std::vector<std::size_t> kernel_slot;                      // trace kernel id -> kernels[] + 1
   std::int64_t current_kernel = -1;
   std::unique_ptr<WarpInterleaver> interleaver;
+  WarpAccess expanded;  // the record being replayed, expanded from its batch
   bool flush_dirty = false;
   // The instructions' counters while the pass runs (result.pcs at the end): a
   // deque keeps each one where it is, as the memory system's L2 thread needs.
@@ -143,10 +145,32 @@ struct Batch {
     KernelInfo info;
     bool has_sm = false;  // its first record carries an SM id
   };
-  std::vector<WarpAccess> recs;
+  // Records in their compact form (a fifth of a WarpAccess for evenly spaced
+  // warps): each model expands them as it goes. A record's lanes, if any, are
+  // copied into `lanes`, whose capacity is reserved so that they never move.
+  std::vector<PackedAccess> recs;
+  std::vector<std::uint64_t> lanes;
   std::vector<KernelStart> starts;
+
+  Batch();
+  void add(const PackedAccess& rec) {
+    PackedAccess& kept = recs.emplace_back(rec);
+    if (rec.lanes == nullptr) return;
+    const auto n = static_cast<std::size_t>(std::popcount(rec.mask));
+    kept.lanes = lanes.data() + lanes.size();
+    lanes.insert(lanes.end(), rec.lanes, rec.lanes + n);
+  }
+  void clear() {
+    recs.clear();
+    lanes.clear();
+    starts.clear();
+  }
 };
 constexpr std::size_t kBatchRecords = 4096;
+Batch::Batch() {
+  recs.reserve(kBatchRecords);
+  lanes.reserve(kBatchRecords * kWarpSize);
+}
 
 // A new kernel on one run: the previous kernel's buffered warps go out, and
 // warps are interleaved per wave of this architecture's co-resident CTAs.
@@ -174,10 +198,12 @@ void start_kernel(ArchRun& r, const Batch::KernelStart& k, bool interleave) {
 
 void run_batch(ArchRun& r, const Batch& b, bool interleave) {
   std::size_t next_start = 0;
+  WarpAccess& rec = r.expanded;
   for (std::size_t i = 0; i < b.recs.size(); ++i) {
     while (next_start < b.starts.size() && b.starts[next_start].at == i) start_kernel(r, b.starts[next_start++], interleave);
-    if (r.interleaver) r.interleaver->push(b.recs[i]);
-    else r.process(b.recs[i]);
+    b.recs[i].expand(rec);
+    if (r.interleaver) r.interleaver->push(rec);
+    else r.process(rec);
   }
 }
 
@@ -390,10 +416,7 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
   std::uint64_t next_progress = 0;
   std::uint64_t run_count = 0;  // runs of the selected kernels so far; run r goes to lane r mod lanes
   std::vector<std::shared_ptr<Batch>> batches(lanes);
-  for (auto& b : batches) {
-    b = std::make_shared<Batch>();
-    b->recs.reserve(kBatchRecords);
-  }
+  for (auto& b : batches) b = std::make_shared<Batch>();
   std::size_t lane = 0;  // of the current run
   // One thread: the runs take each batch in turn; several: the workers do.
   auto hand_over = [&](std::size_t j) {
@@ -402,15 +425,14 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
     if (workers) {
       workers->push(j, std::move(batch));
       batch = std::make_shared<Batch>();
-      batch->recs.reserve(kBatchRecords);
     } else {
       for (ArchRun* r : by_lane[j]) run_batch(*r, *batch, options.interleave_warps);
-      batch->recs.clear();
-      batch->starts.clear();
+      batch->clear();
     }
   };
-  // Records come by the chunk (next_batch, no copy); each is expanded to the
-  // WarpAccess the memory system takes only once its kernel is selected.
+  // Records come by the chunk (next_batch, no copy); a selected kernel's are
+  // kept compact in the batch, and each model expands them to the WarpAccess
+  // the memory system takes.
   for (auto in = trace.next_batch(); !in.empty(); in = trace.next_batch()) {
     out.records_read += in.size();
     if (progress && trace.bytes_read() >= next_progress) {
@@ -453,7 +475,7 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
         k.has_sm = packed.sm >= 0;
         batches[lane]->starts.push_back(std::move(k));
       }
-      packed.expand(batches[lane]->recs.emplace_back());
+      batches[lane]->add(packed);
       if (batches[lane]->recs.size() >= kBatchRecords) hand_over(lane);
     }
   }
