@@ -201,9 +201,12 @@ void run_batch(ArchRun& r, const Batch& b, bool interleave) {
   WarpAccess& rec = r.expanded;
   for (std::size_t i = 0; i < b.recs.size(); ++i) {
     while (next_start < b.starts.size() && b.starts[next_start].at == i) start_kernel(r, b.starts[next_start++], interleave);
+    if (r.interleaver) {
+      r.interleaver->push(b.recs[i]);  // expanded when the interleaver replays it
+      continue;
+    }
     b.recs[i].expand(rec);
-    if (r.interleaver) r.interleaver->push(rec);
-    else r.process(rec);
+    r.process(rec);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "analyze/interleaver.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace warpscope {
 
@@ -8,6 +9,13 @@ WarpInterleaver::WarpInterleaver(std::uint64_t wave_ctas, Sink sink, std::size_t
     : wave_(wave_ctas == 0 ? 1 : wave_ctas), sink_(std::move(sink)), max_records_(max_records), max_bytes_(max_bytes) {}
 
 void WarpInterleaver::push(const WarpAccess& rec) {
+  PackedAccess packed;
+  std::uint64_t lanes[kWarpSize];
+  pack(rec, packed, lanes);
+  push(packed);
+}
+
+void WarpInterleaver::push(const PackedAccess& rec) {
   if (rec.kernel != kernel_) {
     flush();
     kernel_ = rec.kernel;
@@ -31,13 +39,13 @@ void WarpInterleaver::push(const WarpAccess& rec) {
   store(rec, last_warp_);
 }
 
-void WarpInterleaver::store(const WarpAccess& rec, std::uint32_t warp) {
+void WarpInterleaver::store(const PackedAccess& rec, std::uint32_t warp) {
   Stored s;
-  std::uint64_t scratch[kWarpSize];
-  const int n = pack(rec, s.packed, scratch);
-  if (n > 0) {  // not evenly spaced: its active lanes' addresses, kept together in one chunk
-    std::uint64_t* lanes = lanes_.data_at(lanes_.reserve_run(static_cast<std::size_t>(n)));
-    std::copy(scratch, scratch + n, lanes);
+  s.packed = rec;
+  if (rec.lanes != nullptr) {  // not evenly spaced: its active lanes' addresses, kept together in one chunk
+    const auto n = static_cast<std::size_t>(std::popcount(rec.mask));
+    std::uint64_t* lanes = lanes_.data_at(lanes_.reserve_run(n));
+    std::copy(rec.lanes, rec.lanes + n, lanes);
     s.packed.lanes = lanes;
   }
   s.next = kNone;

@@ -26,6 +26,7 @@ class WarpInterleaver {
   WarpInterleaver(std::uint64_t wave_ctas, Sink sink, std::size_t max_records = std::size_t{1} << 22,
                   std::size_t max_bytes = std::size_t{384} << 20);
   void push(const WarpAccess& rec);
+  void push(const PackedAccess& rec);  // the same record in its compact form (its lanes are copied)
   // Emits everything buffered (call at kernel end and trace end).
   void flush();
 
@@ -42,7 +43,7 @@ class WarpInterleaver {
     std::uint32_t head, tail;
   };
 
-  void store(const WarpAccess& rec, std::uint32_t warp);
+  void store(const PackedAccess& rec, std::uint32_t warp);
 
   std::uint64_t wave_;
   Sink sink_;
