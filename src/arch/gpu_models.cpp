@@ -56,14 +56,29 @@ std::vector<GpuModel> load_gpu_models(const std::filesystem::path& file) {
   return out;
 }
 
-const std::vector<GpuModel>& builtin_gpu_models() {
-  static const std::vector<GpuModel> models = [] {
+namespace {
+
+// gpus.toml lives beside the architecture folder (data/gpus next to data/arch;
+// share/warpscope/gpus when installed): the first folder of the database's
+// search path that has one, so a binary copied away from its build finds
+// both through WARPSCOPE_ARCH_PATH.
+std::filesystem::path gpu_models_file() {
+  std::string tried;
+  for (const auto& dir : ArchDatabase::default_search_path()) {
+    const auto file = (dir / ".." / "gpus" / "gpus.toml").lexically_normal();
     std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    const auto installed = exe.parent_path() / ".." / "share" / "warpscope" / "gpus" / "gpus.toml";
-    if (!ec && std::filesystem::exists(installed, ec)) return load_gpu_models(installed);
-    return load_gpu_models(std::filesystem::path(WARPSCOPE_ARCH_SOURCE_DIR) / ".." / "gpus" / "gpus.toml");
-  }();
+    if (std::filesystem::is_regular_file(file, ec)) return file;
+    tried += (tried.empty() ? "" : ", ") + file.string();
+  }
+  throw InputError(fmt::format("no list of GPU models: looked for {} (set WARPSCOPE_ARCH_PATH to a data/arch folder "
+                               "with data/gpus/gpus.toml beside it)",
+                               tried));
+}
+
+}  // namespace
+
+const std::vector<GpuModel>& builtin_gpu_models() {
+  static const std::vector<GpuModel> models = load_gpu_models(gpu_models_file());
   return models;
 }
 
