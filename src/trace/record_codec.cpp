@@ -222,7 +222,7 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
 bool RecordDecoder::check_each_lane(const PackedAccess& r) {
   for (std::uint32_t left = r.mask; left != 0; left &= left - 1) {
     const int lane = std::countr_zero(left);
-    if (r.address(lane) % r.size != 0) {
+    if ((r.address(lane) & (r.size - 1u)) != 0) {
       detail_ = misaligned_lane_message(lane, r.address(lane), r.size);
       return fail(detail_.c_str());
     }

@@ -299,7 +299,7 @@ class TextReader final : public TraceSource {
         const auto a = parse_text_u64(item);
         if (!a) lex_.fail(col, fmt::format("expected the address of active lane {}, found {}", l, shown(item)));
         r.addr[static_cast<unsigned>(l)] = *a;
-        if (*a % r.size != 0) lex_.fail(col, misaligned_lane_message(l, *a, r.size));
+        if ((*a & (r.size - 1u)) != 0) lex_.fail(col, misaligned_lane_message(l, *a, r.size));
       } else if (item != "-") {
         lex_.fail(col, fmt::format("lane {} is not in mask={:08x}: write '-' for it", l, m));
       }
