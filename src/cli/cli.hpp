@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "warpscope/arch.hpp"
+#include "warpscope/trace.hpp"
 
 namespace warpscope::cli {
 
@@ -17,6 +18,10 @@ struct GlobalOptions {
 
 // The architecture database with the user's extra directories.
 const ArchDatabase& database(const GlobalOptions& g);
+
+// open_trace, and for "-" read from a terminal a note on stderr that the
+// command waits for a trace typed or pasted there.
+std::unique_ptr<TraceSource> open_input_trace(const std::string& path, const TraceReadOptions& options = {});
 
 // Each returns the action to run when its subcommand was selected.
 using Action = std::function<int()>;

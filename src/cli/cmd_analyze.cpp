@@ -281,7 +281,7 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       fmt::print(stderr, "warpscope: note: --l1-config has no effect on {} (L1 and shared memory are separate there)\n",
                  no_split);
 
-    auto trace = open_trace(args->trace);
+    auto trace = open_input_trace(args->trace);
     report::ProgressBar bar("analyze", trace->file_size());
     const AnalyzeResult r = analyze_trace(*trace, specs, options, [&](std::uint64_t done, std::uint64_t) {
       bar.update(done, 0);

@@ -47,7 +47,7 @@ int convert(const ConvertArgs& a) {
   if (!a.to.empty()) format = *parse_trace_format(a.to);
   TraceReadOptions read;
   read.recover = a.recover;
-  auto src = open_trace(a.in, read);
+  auto src = open_input_trace(a.in, read);
   TraceWriteOptions write;
   write.zstd_level = a.level;
   write.records_per_chunk = a.records_per_chunk;

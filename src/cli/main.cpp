@@ -1,6 +1,7 @@
 // warpscope: what CUDA kernels do to the GPU memory system.
 // Errors become one line on stderr and exit code 2 (bad input) or 1 (internal).
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdio>
 
@@ -18,6 +19,12 @@ const ArchDatabase& database(const GlobalOptions& g) {
     return ArchDatabase::load(dirs);
   }();
   return db;
+}
+
+std::unique_ptr<TraceSource> open_input_trace(const std::string& path, const TraceReadOptions& options) {
+  if (path == "-" && isatty(STDIN_FILENO) != 0)
+    fmt::print(stderr, "warpscope: reading a text trace from the terminal (end it with Ctrl-D)\n");
+  return open_trace(path, options);
 }
 
 }  // namespace warpscope::cli
