@@ -299,8 +299,8 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     if (!args->json_file.empty() && !json_out)
       report::write_file_atomically(args->json_file, result_json(r, *trace, args->trace, args->top).dump(2) + "\n");
     if (!args->csv_file.empty() && !csv_out) report::write_file_atomically(args->csv_file, result_csv(r));
-    if (json_out) report::write_output("-", result_json(r, *trace, args->trace, args->top).dump(2) + "\n");
-    if (csv_out) report::write_output("-", result_csv(r));
+    if (json_out) report::write_stdout(result_json(r, *trace, args->trace, args->top).dump(2) + "\n");
+    if (csv_out) report::write_stdout(result_csv(r));
     if (json_out || csv_out) return 0;
 
     fmt::print("trace {}: {} records, {} analysed in {:.2f} s\n", args->trace, r.records_read, r.records_analyzed, r.seconds);

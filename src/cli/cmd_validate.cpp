@@ -55,8 +55,8 @@ Action add_validate_command(CLI::App& app, const GlobalOptions& g) {
       report::write_file_atomically(args->markdown_file, validation_markdown(report));
     if (!args->doc_file.empty()) report::write_file_atomically(args->doc_file, doc);
     // JSON or Markdown on standard output takes the place of the table.
-    if (json_out) report::write_output("-", validation_json(report).dump(2) + "\n");
-    else if (markdown_out) report::write_output("-", validation_markdown(report));
+    if (json_out) report::write_stdout(validation_json(report).dump(2) + "\n");
+    else if (markdown_out) report::write_stdout(validation_markdown(report));
     else fmt::print("{}", validation_text(report));
     return summarize(report).passed() ? 0 : 1;
   };

@@ -32,8 +32,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   }
 }
 
-void write_output(const std::filesystem::path& path, const std::string& content) {
-  if (!is_stdout(path)) return write_file_atomically(path, content);
+void write_stdout(const std::string& content) {
   if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
     throw InputError(fmt::format("cannot write to standard output: {}", std::strerror(errno)));
 }

@@ -13,7 +13,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 // "-" names standard output for --json / --csv style options.
 inline bool is_stdout(const std::filesystem::path& path) { return path == "-"; }
 
-// write_file_atomically, or standard output for "-".
-void write_output(const std::filesystem::path& path, const std::string& content);
+// All of `content` to standard output; throws InputError when it cannot be written.
+void write_stdout(const std::string& content);
 
 }  // namespace warpscope::report
