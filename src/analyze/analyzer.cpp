@@ -1,6 +1,5 @@
 #include "analyze/analyzer.hpp"
 
-#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -9,6 +8,7 @@
 #include <thread>
 
 #include "analyze/interleaver.hpp"
+#include "analyze/kept_record.hpp"
 #include "warpscope/occupancy.hpp"
 
 namespace warpscope {
@@ -54,7 +54,6 @@ struct ArchRun {
   std::vector<std::size_t> kernel_slot;                      // trace kernel id -> kernels[] + 1
   std::int64_t current_kernel = -1;
   std::unique_ptr<WarpInterleaver> interleaver;
-  WarpAccess expanded;  // the record being replayed, expanded from its batch
   bool flush_dirty = false;
   // The instructions' counters while the pass runs (result.pcs at the end): a
   // deque keeps each one where it is, as the memory system's L2 thread needs.
@@ -146,20 +145,13 @@ struct Batch {
     bool has_sm = false;  // its first record carries an SM id
   };
   // Records in their compact form (a fifth of a WarpAccess for evenly spaced
-  // warps): each model expands them as it goes. A record's lanes, if any, are
-  // copied into `lanes`, whose capacity is reserved so that they never move.
+  // warps): each model expands them as it goes.
   std::vector<PackedAccess> recs;
-  std::vector<std::uint64_t> lanes;
+  ChunkedBuffer<std::uint64_t> lanes;  // the lanes of records not evenly spaced
   std::vector<KernelStart> starts;
 
   Batch();
-  void add(const PackedAccess& rec) {
-    PackedAccess& kept = recs.emplace_back(rec);
-    if (rec.lanes == nullptr) return;
-    const auto n = static_cast<std::size_t>(std::popcount(rec.mask));
-    kept.lanes = lanes.data() + lanes.size();
-    lanes.insert(lanes.end(), rec.lanes, rec.lanes + n);
-  }
+  void add(const PackedAccess& rec) { recs.push_back(keep_record(rec, lanes)); }
   void clear() {
     recs.clear();
     lanes.clear();
@@ -167,10 +159,7 @@ struct Batch {
   }
 };
 constexpr std::size_t kBatchRecords = 4096;
-Batch::Batch() {
-  recs.reserve(kBatchRecords);
-  lanes.reserve(kBatchRecords * kWarpSize);
-}
+Batch::Batch() { recs.reserve(kBatchRecords); }
 
 // A new kernel on one run: the previous kernel's buffered warps go out, and
 // warps are interleaved per wave of this architecture's co-resident CTAs.
@@ -198,7 +187,7 @@ void start_kernel(ArchRun& r, const Batch::KernelStart& k, bool interleave) {
 
 void run_batch(ArchRun& r, const Batch& b, bool interleave) {
   std::size_t next_start = 0;
-  WarpAccess& rec = r.expanded;
+  WarpAccess rec;
   for (std::size_t i = 0; i < b.recs.size(); ++i) {
     while (next_start < b.starts.size() && b.starts[next_start].at == i) start_kernel(r, b.starts[next_start++], interleave);
     if (r.interleaver) {

@@ -1,7 +1,6 @@
 #include "analyze/interleaver.hpp"
 
-#include <algorithm>
-#include <bit>
+#include "analyze/kept_record.hpp"
 
 namespace warpscope {
 
@@ -41,13 +40,7 @@ void WarpInterleaver::push(const PackedAccess& rec) {
 
 void WarpInterleaver::store(const PackedAccess& rec, std::uint32_t warp) {
   Stored s;
-  s.packed = rec;
-  if (rec.lanes != nullptr) {  // not evenly spaced: its active lanes' addresses, kept together in one chunk
-    const auto n = static_cast<std::size_t>(std::popcount(rec.mask));
-    std::uint64_t* lanes = lanes_.data_at(lanes_.reserve_run(n));
-    std::copy(rec.lanes, rec.lanes + n, lanes);
-    s.packed.lanes = lanes;
-  }
+  s.packed = keep_record(rec, lanes_);
   s.next = kNone;
   const auto index = static_cast<std::uint32_t>(records_.size());
   records_.push_back(s);
