@@ -81,7 +81,7 @@ cat "$OUT/environment.txt"
 
 # ---------------------------------------------------------------------------------------------------------
 # build (in parallel)
-SUITE_APPS=(global_rules cache_ops shared_rules const_local realistic)
+SUITE_APPS=(global_rules cache_ops shared_rules const_local realistic cache_kernels)
 EXAMPLE_APPS=(coalesced_copy strided_access transpose reduction_shared ldg_readonly local_memory driver_api graph_launch two_streams)
 declare -A SRC KIND
 for a in "${SUITE_APPS[@]}"; do SRC[$a]=$ROOT/validation/kernels/suite/$a.cu; KIND[$a]=suite; done
@@ -117,7 +117,7 @@ for a in "${BUILT[@]}"; do
 done
 if [ -f "$S/sass_summary.txt" ]; then
   npred=$(grep -c '@' "$S/sass_summary.txt")
-  echo "== SASS: $(grep -c 'Function' "$S"/*.sass | awk -F: '{s+=$2} END {print s}') functions; kernels with a predicated memory instruction: $npred"
+  echo "== SASS: $(cat "$S"/*.sass | grep -c "Function") functions; kernels with a predicated memory instruction: $npred"
   [ "$npred" -gt 0 ] && grep '@' "$S/sass_summary.txt" | cut -c1-200
 fi
 

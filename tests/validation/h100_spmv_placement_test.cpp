@@ -180,7 +180,7 @@ TEST(H100SpmvPlacement, PlacementMovesTheL2MissesLittle) {
 // then come in one fixed cycle (a TPC of each GPC in turn) entered at a different place each run.
 // Consecutive CTAs therefore share an L2 partition far more often than under round robin. Placing
 // the suite's CTAs in this order instead (the traced SM ids, or round robin for stencil2d's
-// emulated trace) was tried in session 15 and moved no launch into the target
+// then emulated trace) was tried in session 15 and moved no launch into the target
 // (docs/VALIDATION.md "What is left", r_spmv_csr_vector).
 TEST(H100SpmvPlacement, TheBlockSchedulerWalksOneCycleOfSms) {
   const auto runs = profiled_placements();

@@ -230,14 +230,6 @@ __global__ void r_copy_float(const float* in, float* out) { const int i = blockI
 __global__ void r_copy_float4(const float4* in, float4* out) { const int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = in[i]; }
 
 // ---------------------------------------------------------------------------------------------------------
-template <class T>
-static T* upload(const std::vector<T>& h)
-{
-    T* d = nullptr;
-    CK(cudaMalloc(&d, h.size() * sizeof(T)));
-    CK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-    return d;
-}
 static std::vector<float> pattern(size_t n, unsigned seed)
 {
     std::vector<float> v(n);

@@ -1,5 +1,5 @@
 // suite_common.cuh -- what the validation suite's applications share: error checking and
-// run(), which launches one kernel once and prints "kernel NAME ms=T" (its CUDA-event time); and
+// run(), which launches one kernel once and prints "kernel NAME ms=T" (its CUDA-event time); upload(); and
 // the SpMV matrix that realistic.cu and the write probe both use.
 #pragma once
 
@@ -32,6 +32,16 @@ static void run(const char* name, K kernel, dim3 grid, dim3 block, A... args)
     float ms = 0.f;
     CK(cudaEventElapsedTime(&ms, g_e0, g_e1));
     std::printf("kernel %s ms=%.4f\n", name, ms);
+}
+
+// A device copy of `h` (cudaMalloc + copy; never freed: the applications exit after their launches).
+template <class T>
+static T* upload(const std::vector<T>& h)
+{
+    T* d = nullptr;
+    CK(cudaMalloc(&d, h.size() * sizeof(T)));
+    CK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return d;
 }
 
 // realistic.cu's CSR matrix: `rows` rows of 1-16 non-zeros, columns within 512 of the diagonal
