@@ -4,6 +4,7 @@
 
 #include <array>
 #include <charconv>
+#include <filesystem>
 #include <vector>
 
 #include "warpscope/error.hpp"
@@ -54,7 +55,7 @@ bool has(const std::vector<std::string_view>& mods, std::string_view m) {
 
 // "//## File "path", line 12", or with nvdisasm -gi
 // "//## File "header.hpp", line 134 inlined at "user.cu", line 5": the
-// outermost call site is the user's line.
+// outermost call site is the user's line. The path is made lexically normal.
 std::optional<SourceLocation> parse_file_line(std::string_view comment) {
   if (auto at = comment.rfind("inlined at "); at != std::string_view::npos) comment = comment.substr(at);
   auto q1 = comment.find('"');
@@ -67,7 +68,9 @@ std::optional<SourceLocation> parse_file_line(std::string_view comment) {
   auto digits = comment.substr(l + 5);
   auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), line);
   if (ec != std::errc{} || p == digits.data()) return std::nullopt;
-  return SourceLocation{std::string(comment.substr(q1 + 1, q2 - q1 - 1)), line};
+  // nvcc keeps the path as the include spelled it ("suite/../common.cuh"): report the file once, as one path.
+  const std::filesystem::path file(comment.substr(q1 + 1, q2 - q1 - 1));
+  return SourceLocation{file.lexically_normal().string(), line};
 }
 
 std::uint32_t parse_u32_after(std::string_view text, std::string_view key) {

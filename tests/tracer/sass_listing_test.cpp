@@ -89,6 +89,27 @@ TEST(SassListing, PlainLoadsAndStoresKeepTheDefaultOperator) {
   EXPECT_EQ(ld.line->line, 29u);  // the line of plain() in cacheops.cu
 }
 
+// A kernel defined in a header included as "../kernels.cuh" carries that spelling in its line
+// table (the H100 suite's cache_kernels.cu); analyze's source column shows one normal path.
+TEST(SassListing, SourcePathsAreMadeNormal) {
+  const std::string text =
+      ".text._Z1fPf:\n"
+      "\t//## File \"/src/suite/../kernels.cuh\", line 30\n"
+      "        /*0000*/                   LDG.E R0, desc[UR4][R2.64] ;\n"
+      "\t//## File \"./a/./b.cuh\", line 4 inlined at \"x/../user.cu\", line 7\n"
+      "        /*0010*/                   STG.E desc[UR4][R2.64], R0 ;\n";
+  const SassListing listing = parse_sass_listing(text);
+  const SassFunction* f = listing.function("_Z1fPf");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(f->memory.size(), 2u);
+  ASSERT_TRUE(f->memory.at(0).line.has_value());
+  EXPECT_EQ(f->memory.at(0).line->file, "/src/kernels.cuh");
+  EXPECT_EQ(f->memory.at(0).line->line, 30u);
+  ASSERT_TRUE(f->memory.at(0x10).line.has_value());
+  EXPECT_EQ(f->memory.at(0x10).line->file, "user.cu");  // the outermost call site
+  EXPECT_EQ(f->memory.at(0x10).line->line, 7u);
+}
+
 TEST(SassListing, SharedAtomicsReductionsAndPredicates) {
   const SassListing listing = parse_sass_listing(read_data("cacheops_sm_90.sass"));
   const SassFunction* f = listing.function(kKernel);
