@@ -22,6 +22,8 @@ namespace warpscope {
 struct MemoryConfig {
   int num_sms = 0;                     // 0: the arch's default GPU
   std::int64_t l2_size = 0;            // bytes; 0: the arch's default GPU
+  std::string gpu_name;                // the GPU model num_sms and l2_size describe (analyze --gpu,
+                                       // validate); empty: the arch's default GPU, or "custom" when set
   int carveout_percent = -1;           // 7.0+: preferred shared capacity, % of max; -1: the driver's
                                        // choice per kernel (begin_kernel(launch); driver_shared_capacity)
   std::int64_t shared_capacity = -1;   // shared size of the L1/shared split (bytes), one of

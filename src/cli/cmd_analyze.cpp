@@ -246,7 +246,10 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
           throw InputError(fmt::format("--gpu {} is a {} GPU; --arch {} names another architecture", gpu.key, gpu.arch, e->spec.name));
       options.memory.num_sms = gpu.sms;
       options.memory.l2_size = gpu.l2_size;
+      options.memory.gpu_name = gpu.name;
     }
+    // --sms or --l2-size on top of --gpu: no longer that model.
+    if (args->num_sms > 0 || !args->l2_size.empty()) options.memory.gpu_name.clear();
     if (args->num_sms > 0) options.memory.num_sms = args->num_sms;
     options.memory.carveout_percent = args->carveout;
     if (!args->l2_size.empty()) {
@@ -304,7 +307,9 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     if (json_out || csv_out) return 0;
 
     fmt::print("trace {}: {} records, {} analysed in {:.2f} s\n", args->trace, r.records_read, r.records_analyzed, r.seconds);
-    if (!args->gpu.empty()) fmt::print("  GPU model: {}\n", find_gpu_model(args->gpu).name);
+    if (!args->gpu.empty())
+      fmt::print("  GPU model: {}{}\n", find_gpu_model(args->gpu).name,
+                 options.memory.gpu_name.empty() ? " (its SM count or L2 size replaced by --sms / --l2-size)" : "");
     for (const auto& a : r.archs) {
       std::string desc = a.memory_description;
       while (!desc.empty() && desc.back() == '\n') desc.pop_back();

@@ -122,7 +122,9 @@ Hierarchy Hierarchy::resolve(const ArchSpec& arch, const MemoryConfig& cfg) {
   h.num_sms = cfg.num_sms > 0 ? cfg.num_sms : arch.gpu_sms;
   if (cfg.num_sms < 0) throw InputError(fmt::format("number of SMs {} is negative", cfg.num_sms));
   if (h.num_sms <= 0) throw InputError(fmt::format("{}: gpu.sms is 0 and no SM count was given", arch.name));
-  h.gpu = cfg.num_sms > 0 || cfg.l2_size > 0 ? fmt::format("custom {}", arch.name) : arch.gpu_name;
+  h.gpu = !cfg.gpu_name.empty()                  ? cfg.gpu_name
+          : cfg.num_sms > 0 || cfg.l2_size > 0 ? fmt::format("custom {}", arch.name)
+                                               : arch.gpu_name;
   h.dram_only = tesla;
   if (tesla) return h;
 

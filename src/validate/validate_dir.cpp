@@ -104,6 +104,7 @@ ValidationReport validate_directory(const fs::path& dir, const ArchDatabase& db,
     AnalyzeOptions ao;
     ao.memory.num_sms = gpu.sms;
     ao.memory.l2_size = gpu.l2_size;
+    ao.memory.gpu_name = gpu.name;
     ao.flush_dirty_at_kernel_end = false;  // ncu does not count the write-back of what stays dirty
     ao.interleave_warps = options.interleave_warps;
     const AnalyzeResult r = analyze_trace(*trace, {&arch}, ao);

@@ -136,6 +136,28 @@ TEST(CliAnalyze, L1ConfigChoosesTheFermiSplit) {
   EXPECT_NE(bad.err.find("16 KB, 48 KB"), std::string::npos) << bad.err;
 }
 
+// --gpu picks a GPU model of the architecture (data/gpus/gpus.toml): its SM count and L2 size,
+// and its name in the description (the H200: 132 SMs, 60 MB of L2 in two partitions).
+TEST(CliAnalyze, GpuModelNamesTheModelledGpu) {
+  auto r = run_cli("analyze " + kTrace + " --gpu h200 --top 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("GPU model: NVIDIA H200 141GB HBM3e\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sm_90: GPU: NVIDIA H200 141GB HBM3e (sm_90), 132 SMs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("L2: 30 MB,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 such partitions (60 MB)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("custom"), std::string::npos) << r.out;
+
+  // Another SM count is no longer that model.
+  r = run_cli("analyze " + kTrace + " --gpu h200 --sms 100 --top 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("GPU model: NVIDIA H200 141GB HBM3e (its SM count or L2 size replaced"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sm_90: GPU: custom sm_90 (sm_90), 100 SMs"), std::string::npos) << r.out;
+
+  r = run_cli("analyze " + kTrace + " --gpu a100 --arch sm_90");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--gpu a100 is a sm_80 GPU; --arch sm_90 names another architecture"), std::string::npos) << r.err;
+}
+
 TEST(CliAnalyze, KernelFilter) {
   auto r = run_cli("analyze " + kTrace + " --arch sm_90 --kernel '^transpose'");
   ASSERT_EQ(r.exit_code, 0) << r.err;

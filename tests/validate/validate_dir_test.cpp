@@ -28,6 +28,8 @@ TEST(ValidateDir, PairsTheSixLaunchesWithTheTraceKernels) {
   }
   EXPECT_EQ(r.gpu_model, "h100-sxm");
   EXPECT_EQ(r.arch, "sm_90");
+  // The memory system is described as the recorded GPU model, not as "custom sm_90".
+  EXPECT_EQ(r.memory.rfind("GPU: NVIDIA H100 SXM5 80GB HBM3 (sm_90), 132 SMs\n", 0), 0u) << r.memory;
 }
 
 TEST(ValidateDir, ExactCountersMatchAndCacheCountersAreWithinTolerance) {
