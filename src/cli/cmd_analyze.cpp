@@ -142,6 +142,10 @@ std::string resumed_warning(const TraceSource& trace, const ResumedKernel& k) {
 
 nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, const std::string& path, int top) {
   nlohmann::json j;
+  // docs/OUTPUT.md describes this document; format_version changes when a key changes meaning or goes.
+  j["format"] = "warpscope-analyze";
+  j["format_version"] = 1;
+  j["warpscope_version"] = WARPSCOPE_VERSION;
   j["trace"] = path;
   j["records_read"] = r.records_read;
   j["records_analyzed"] = r.records_analyzed;
@@ -150,10 +154,15 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
   j["archs"] = nlohmann::json::array();
   for (const auto& a : r.archs) {
     nlohmann::json ja{{"arch", a.arch->name}, {"memory", a.memory_description}};
-    // Per metric name: "rules" (the access pattern alone) or "caches" (the modelled cache state).
-    nlohmann::json from = nlohmann::json::object();
-    for (const auto& m : metrics(Counters{}, *a.arch)) from[m.name] = basis_name(m.depends_on_caches);
+    // Per metric name: "rules" (the access pattern alone) or "caches" (the modelled cache state);
+    // metric_info adds the architecture-independent key and the unit.
+    nlohmann::json from = nlohmann::json::object(), info = nlohmann::json::object();
+    for (const auto& m : metrics(Counters{}, *a.arch)) {
+      from[m.name] = basis_name(m.depends_on_caches);
+      info[m.name] = {{"key", m.our_key}, {"unit", m.unit}, {"from", basis_name(m.depends_on_caches)}};
+    }
     ja["metric_from"] = from;
+    ja["metric_info"] = info;
     ja["kernels"] = nlohmann::json::array();
     for (const auto& k : a.kernels) {
       nlohmann::json jk{{"id", k.info.id}, {"name", k.info.name}, {"grid", dim(k.info.grid)},

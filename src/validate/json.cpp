@@ -16,6 +16,10 @@ const char* unit_name(ErrorUnit u) {
 
 nlohmann::json validation_json(const ValidationReport& report) {
   nlohmann::json j;
+  // docs/OUTPUT.md describes this document; format_version changes when a key changes meaning or goes.
+  j["format"] = "warpscope-validate";
+  j["format_version"] = 1;
+  j["warpscope_version"] = WARPSCOPE_VERSION;
   j["dir"] = report.dir;
   j["environment"] = nlohmann::json::object();
   for (const auto& [k, v] : report.environment) j["environment"][k] = v;
@@ -50,6 +54,8 @@ nlohmann::json validation_json(const ValidationReport& report) {
                   {"known", s.known},
                   {"known_passing", s.known_passing},
                   {"unchecked", s.unchecked},
+                  {"launches_checked", s.kernels_toleranced},
+                  {"launches_within_target", s.kernels_within},
                   {"rate_error_points", {{"count", s.points_count}, {"mean", s.points_mean}, {"worst", s.points_worst}, {"worst_at", s.points_worst_at}}},
                   {"relative_error_percent", {{"count", s.percent_count}, {"mean", s.percent_mean}, {"worst", s.percent_worst}, {"worst_at", s.percent_worst_at}}},
                   {"failures", s.failures},
