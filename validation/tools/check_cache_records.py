@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the recorded warp-level access streams of cache_kernels against Nsight Compute.
 
-usage: check_cache_records.py DIR        (DIR holds summary.csv and <kernel>.records.csv)
+usage: check_cache_records.py DIR        (DIR holds summary.csv and <kernel>.records.csv[.xz])
 
 Required checks (exit status 1 if any fails), per kernel:
   - records per (space, op) == smsp__inst_executed_op_<space>_<op>.sum
@@ -14,6 +14,7 @@ conflicts = wavefronts - 1. Also printed: distinct sectors over the whole stream
 ncu's hit rates.
 """
 import csv
+import lzma
 import os
 import sys
 
@@ -30,7 +31,7 @@ def lanes(rec):
 def analyse(path):
     st = {"n": {}, "ld_sect": 0, "st_sect": 0, "ld_lines": 0, "st_lines": 0, "sh_wf": {"ld": 0, "st": 0},
           "sh_conf": {"ld": 0, "st": 0}, "uniq_ld": set(), "uniq_st": set(), "bytes": os.path.getsize(path)}
-    with open(path) as f:
+    with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
         next(f)
         for line in f:
             rec = line.rstrip("\n").split(",")
@@ -72,6 +73,8 @@ def main():
     for r in rows:
         k = r["kernel"]
         p = os.path.join(d, k + ".records.csv")
+        if not os.path.exists(p):
+            p += ".xz"  # as committed
         s = analyse(p)
         print("== %s  grid %s  block %s  (%s: %d bytes)" % (k, r["grid"], r["block"], os.path.basename(p), s["bytes"]))
         checks = []

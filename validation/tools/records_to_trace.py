@@ -3,17 +3,20 @@
 into warpscope text traces (docs/TRACE_FORMAT.md "Text form"), one kernel each.
 PC = 0x10 * access site (the site numbers follow the SASS order of the kernel).
 
-usage: records_to_trace.py RECORDS.csv LAUNCHES.csv OUT.txt
+usage: records_to_trace.py RECORDS.csv[.xz] LAUNCHES.csv OUT.txt
 then:  warpscope convert OUT.txt OUT.wstrace
+(the committed records are xz-compressed; either form is read)
 """
 import csv
+import lzma
 import sys
 
 
 def main():
     records_path, launches_path, out_path = sys.argv[1:4]
     launches = {r["kernel"]: r for r in csv.DictReader(open(launches_path))}
-    with open(records_path) as f, open(out_path, "w") as out:
+    opener = lzma.open if records_path.endswith(".xz") else open
+    with opener(records_path, "rt") as f, open(out_path, "w") as out:
         out.write("wstrace 1\n")
         reader = csv.DictReader(f)
         first = True
