@@ -85,6 +85,7 @@ struct ArchSpec {
   PerSize request_lanes{32, 32, 32, 32, 32};      // lanes per independent request, by access size
   PerSize segment_bytes{128, 128, 128, 128, 128}; // CC 1.2/1.3 segment size, by access size
   int l2_segment = 32;                            // granularity of L2-only transactions
+  bool global_atomics_serialize = false;          // atomics/reductions: lanes on one address take a pass each
 
   // --- [shared] banks
   int shared_banks = 32;
@@ -95,6 +96,7 @@ struct ArchSpec {
   Broadcast shared_broadcast = Broadcast::AnyWords;
   bool shared_split_wide = false;                 // >32-bit accesses split into 32-bit ones (1.x)
   bool shared_128bit_extra_pass = false;          // 2.x: add one way to 128-bit accesses
+  bool shared_atomics_serialize = false;          // shared atomics: lanes on one address take a pass each
 
   // --- [readonly] read-only data cache (ld.global.nc)
   bool readonly_present = false;

@@ -35,6 +35,7 @@
 #include "memory/l2_thread.hpp"
 #include "memory/store_hits.hpp"
 #include "memory/system_impl.hpp"
+#include "rules/atomic_passes.hpp"
 #include "rules/local_layout.hpp"
 
 namespace warpscope {
@@ -313,13 +314,27 @@ void MemorySystem::Impl::enter_sm(int sm, std::uint64_t issue_round) {
 template <class Port>
 InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int sm, Counters* pc_counters,
                                                     Port& l2port) {
-  auto one = [&](const WarpAccess& part, bool counts_instruction) {
+  auto one = [&](const WarpAccess& part, bool counts_instruction, bool later_pass = false) {
     memory::Delta d;
     const InstructionCounts c = sm_side(part, sm, counts_instruction, d, l2port);
+    if (later_pass) {  // the same instruction and request; every wavefront beyond the first pass's is a conflict
+      d.l1.requests = 0;
+      d.shared.instructions = 0;
+      d.shared.ideal_wavefronts = 0;
+      d.shared.bank_conflicts = d.shared.wavefronts;
+    }
     memory::apply(kernel, d);
     if (pc_counters != nullptr) memory::apply(*pc_counters, d);
     return c;
   };
+  // Atomics with lanes on one address: one pass per lane on it (rules/atomic_passes.hpp).
+  if (rules::serializes_same_address(rec, arch)) {
+    if (const int passes = rules::atomic_passes(rec); passes > 1) {
+      InstructionCounts total = one(rules::atomic_pass(rec, 0), true);
+      for (int p = 1; p < passes; ++p) rules::add_pass(total, one(rules::atomic_pass(rec, p), false, true));
+      return total;
+    }
+  }
   if (rec.space != Space::Local) return one(rec, true);
   // Local: the word accesses of the interleaved layout, one instruction (rules/local_layout.hpp).
   InstructionCounts total = one(rules::local_part(rec, 0), true);

@@ -16,7 +16,7 @@ constexpr double kEps = 1e-9;
 
 const SummedCounter* summed_part_of(const NcuLaunch& launch, std::string_view column) {
   for (const auto& s : summed_counters())
-    if (std::find(s.parts.begin(), s.parts.end(), column) != s.parts.end() &&
+    if ((s.model_name == column || std::find(s.parts.begin(), s.parts.end(), column) != s.parts.end()) &&
         std::all_of(s.parts.begin(), s.parts.end(), [&](std::string_view p) { return launch.number(p).has_value(); }))
       return &s;
   return nullptr;

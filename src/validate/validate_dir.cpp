@@ -4,6 +4,7 @@
 // flushed between kernels as ncu does; no write-back of what stays dirty) and
 // compares.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -138,11 +139,12 @@ ValidationReport validate_directory(const fs::path& dir, const ArchDatabase& db,
     if (!used.count(&rule))
       report.notes.push_back(fmt::format("{} line {}: [[kernel]] {} {}{} matched no launch", tol.file, rule.line, rule.kernel,
                                          rule.counter, rule.app.empty() ? "" : " in " + rule.app));
-  std::size_t unseen = 0;
-  for (const auto& entry : tol.counters) unseen += seen.count(entry.first) ? 0 : 1;
-  if (unseen)
-    report.notes.push_back(fmt::format("{} of the {} counters {} names are in no ncu CSV (not collected)", unseen,
-                                       tol.counters.size(), tol.file));
+  std::vector<std::string> unseen;
+  for (const auto& entry : tol.counters)
+    if (!seen.count(entry.first)) unseen.push_back(entry.first);
+  if (!unseen.empty())
+    report.notes.push_back(fmt::format("{} of the {} counters {} names are in no ncu CSV (not collected): {}", unseen.size(),
+                                       tol.counters.size(), tol.file, fmt::join(unseen, ", ")));
   return report;
 }
 
