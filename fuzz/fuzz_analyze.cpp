@@ -41,7 +41,7 @@ void check_counters(const Counters& c) {
   for (const L1Traffic* t : {&c.global_ld, &c.global_st, &c.global_atom, &c.local_ld, &c.local_st, &c.readonly_ld})
     check_traffic(*t);
   if (c.l2_read_sector_hits > c.l2_read_sectors || c.l2_write_sector_hits > c.l2_write_sectors ||
-      c.l2_atom_sector_hits > c.l2_atom_sectors)
+      c.l2_atom_sector_hits > c.l2_atom_sectors || c.l2_red_sector_hits > c.l2_red_sectors)
     std::abort();
 }
 

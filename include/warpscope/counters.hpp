@@ -39,8 +39,10 @@ struct Counters {
   // on the H100 lts__t_sectors_srcunit_tex_op_write_lookup_hit = _op_write).
   std::uint64_t l2_read_requests = 0, l2_read_sectors = 0, l2_read_sector_hits = 0;
   std::uint64_t l2_write_requests = 0, l2_write_sectors = 0, l2_write_sector_hits = 0;
-  // Atomics and reductions, performed at L2 (a miss fetches the sector from DRAM).
+  // Atomics (ATOM) and reductions (RED), performed at L2 (a miss fetches the sector from DRAM),
+  // apart as Nsight Compute counts them (lts__t_*_op_atom, lts__t_*_op_red).
   std::uint64_t l2_atom_requests = 0, l2_atom_sectors = 0, l2_atom_sector_hits = 0;
+  std::uint64_t l2_red_requests = 0, l2_red_sectors = 0, l2_red_sector_hits = 0;
   // DRAM
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   void add(const Counters& o);

@@ -253,16 +253,17 @@ void MemorySystem::Impl::store(const WarpAccess& rec, int sm, const InstructionC
 }
 
 template <class Port>
-void MemorySystem::Impl::atomic(int sm, Delta& d, Port& l2port) {
+void MemorySystem::Impl::atomic(int sm, bool reduction, Delta& d, Port& l2port) {
   Cache* l1c = l1.empty() || l1_has_global[static_cast<std::size_t>(sm)] == 0 ? nullptr : &l1[static_cast<std::size_t>(sm)];
   for (std::uint32_t i = 0; i < lines.count; ++i) {
     const memory::WarpLine& w = lines.lines[i];
     if (l1c != nullptr) write_back(l1c->invalidate(LineAddr{w.line}), l2port, d);
-    l2port.atomic(w.line, w.sectors, w.bytes, d);
+    l2port.atomic(w.line, w.sectors, w.bytes, reduction, d);
   }
 }
 
-void MemorySystem::Impl::l2_atomic(std::uint64_t line, SectorMask sectors, const LineBytes& bytes, Delta& d) {
+void MemorySystem::Impl::l2_atomic(std::uint64_t line, SectorMask sectors, const LineBytes& bytes, bool reduction,
+                                   Delta& d) {
   const auto sector = static_cast<std::uint64_t>(h.dram_sector_bytes);
   const auto n = static_cast<std::uint64_t>(sectors.count());
   if (l2.empty()) {
@@ -280,9 +281,10 @@ void MemorySystem::Impl::l2_atomic(std::uint64_t line, SectorMask sectors, const
   const ReadResult r = at.read(LineAddr{line}, sectors, o);
   l2_evicted(r.evicted, d);
   l2_evicted(at.write(LineAddr{line}, bytes).evicted, d);
-  d.l2a_req += 1;
-  d.l2a_sec += n;
-  d.l2a_hit += home == l2_partition ? static_cast<std::uint64_t>(r.hit.count()) : n;
+  const std::uint64_t hits = home == l2_partition ? static_cast<std::uint64_t>(r.hit.count()) : n;
+  (reduction ? d.l2red_req : d.l2a_req) += 1;
+  (reduction ? d.l2red_sec : d.l2a_sec) += n;
+  (reduction ? d.l2red_hit : d.l2a_hit) += hits;
   d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * sector;
 }
 
@@ -297,7 +299,7 @@ void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const Instruction
 
   memory::collect_lines(rec, kLineShift, static_cast<unsigned>(h.l2.sector_bytes), !is_load, lines);
   if (is_load) load(rec, sm, c, d, l2port);
-  else if (is_atomic) atomic(sm, d, l2port);
+  else if (is_atomic) atomic(sm, rec.op == Op::Reduction, d, l2port);
   else store(rec, sm, c, d, l2port);
 }
 
@@ -381,7 +383,8 @@ void MemorySystem::Impl::run_l2_op(const memory::L2Op& op, Delta& d) {
   switch (op.type) {
     case memory::L2Op::Type::Read: l2_read(op.line, op.sectors, op.evict_first, d); break;
     case memory::L2Op::Type::Write: l2_write(op.line, op.bytes, op.evict_first, d); break;
-    case memory::L2Op::Type::Atomic: l2_atomic(op.line, op.sectors, op.bytes, d); break;
+    case memory::L2Op::Type::Atomic: l2_atomic(op.line, op.sectors, op.bytes, false, d); break;
+    case memory::L2Op::Type::Reduction: l2_atomic(op.line, op.sectors, op.bytes, true, d); break;
   }
 }
 

@@ -41,6 +41,9 @@ void Counters::add(const Counters& o) {
   l2_atom_requests += o.l2_atom_requests;
   l2_atom_sectors += o.l2_atom_sectors;
   l2_atom_sector_hits += o.l2_atom_sector_hits;
+  l2_red_requests += o.l2_red_requests;
+  l2_red_sectors += o.l2_red_sectors;
+  l2_red_sector_hits += o.l2_red_sector_hits;
   dram_read_bytes += o.dram_read_bytes;
   dram_write_bytes += o.dram_write_bytes;
 }

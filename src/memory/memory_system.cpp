@@ -38,6 +38,9 @@ void apply(Counters& c, const Delta& d) {
   c.l2_atom_requests += d.l2a_req;
   c.l2_atom_sectors += d.l2a_sec;
   c.l2_atom_sector_hits += d.l2a_hit;
+  c.l2_red_requests += d.l2red_req;
+  c.l2_red_sectors += d.l2red_sec;
+  c.l2_red_sector_hits += d.l2red_hit;
   c.dram_read_bytes += d.dram_r;
   c.dram_write_bytes += d.dram_w;
 }
@@ -55,6 +58,9 @@ void merge(Delta& into, const Delta& part) {
   into.l2a_req += part.l2a_req;
   into.l2a_sec += part.l2a_sec;
   into.l2a_hit += part.l2a_hit;
+  into.l2red_req += part.l2red_req;
+  into.l2red_sec += part.l2red_sec;
+  into.l2red_hit += part.l2red_hit;
   into.dram_r += part.dram_r;
   into.dram_w += part.dram_w;
 }

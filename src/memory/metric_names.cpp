@@ -135,6 +135,15 @@ constexpr std::string_view kMeasuredNames[] = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom",
     "lts__t_requests_srcunit_tex_op_read",
     "lts__t_sectors_srcunit_tex_op_read",
+    "lts__t_requests_srcunit_tex_op_atom",  // atomics and reductions: validation/h100/atomics_probe
+    "lts__t_sectors_srcunit_tex_op_atom",
+    "lts__t_sectors_srcunit_tex_op_atom_lookup_hit",
+    "lts__t_requests_srcunit_tex_op_red",
+    "lts__t_sectors_srcunit_tex_op_red",
+    "lts__t_sectors_srcunit_tex_op_red_lookup_hit",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_atom",
+    "l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_atom",
     "lts__t_sectors_srcunit_tex_op_read_lookup_hit",
     "lts__t_sectors_srcunit_tex_op_read_lookup_miss",
     "lts__t_sector_op_read_hit_rate",
@@ -220,12 +229,22 @@ const std::vector<MetricName>& table() {
       {"l2.write_hit_rate", "lts__t_sector_op_write_hit_rate.pct", "l2_tex_write_hit_rate", "-", "%",
        "L2 sector hit rate of writes from L1", C,
        [](const Counters& c) { return 100.0 * ratio(u(c.l2_write_sector_hits), u(c.l2_write_sectors)); }, true},
+      // Nsight Compute counts atomics (ATOM) and reductions (RED) apart, nvprof together
+      // (validation/h100/atomics_probe: a REDG's L2 traffic is in lts__t_*_op_red only).
       {"l2.atom_requests", "lts__t_requests_srcunit_tex_op_atom.sum", "", "", "requests",
-       "L2 atomic/reduction requests (one per 128 B line)", C, &field<&Counters::l2_atom_requests>, false},
-      {"l2.atom_sectors", "lts__t_sectors_srcunit_tex_op_atom.sum", "l2_atomic_transactions", "", "sectors",
-       "L2 sectors of atomics and reductions", C, &field<&Counters::l2_atom_sectors>, false},
+       "L2 atomic requests (one per 128 B line and pass)", C, &field<&Counters::l2_atom_requests>, true},
+      {"l2.atom_sectors", "lts__t_sectors_srcunit_tex_op_atom.sum", "", "", "sectors", "L2 sectors of atomics", C,
+       &field<&Counters::l2_atom_sectors>, true},
       {"l2.atom_sector_hits", "lts__t_sectors_srcunit_tex_op_atom_lookup_hit.sum", "", "", "sectors",
-       "of those, found in L2", C, &field<&Counters::l2_atom_sector_hits>, false},
+       "of those, found in L2", C, &field<&Counters::l2_atom_sector_hits>, true},
+      {"l2.red_requests", "lts__t_requests_srcunit_tex_op_red.sum", "", "", "requests",
+       "L2 reduction requests (one per 128 B line and pass)", C, &field<&Counters::l2_red_requests>, true},
+      {"l2.red_sectors", "lts__t_sectors_srcunit_tex_op_red.sum", "", "", "sectors", "L2 sectors of reductions", C,
+       &field<&Counters::l2_red_sectors>, true},
+      {"l2.red_sector_hits", "lts__t_sectors_srcunit_tex_op_red_lookup_hit.sum", "", "", "sectors",
+       "of those, found in L2", C, &field<&Counters::l2_red_sector_hits>, true},
+      {"l2.atom_red_sectors", "", "l2_atomic_transactions", "", "sectors", "L2 sectors of atomics and reductions", C,
+       [](const Counters& c) { return u(c.l2_atom_sectors + c.l2_red_sectors); }, true},
 
       {"dram.read_bytes", "dram__bytes_read.sum", "dram_read_bytes", "-", "bytes", "bytes read from DRAM", A,
        &field<&Counters::dram_read_bytes>, true},
@@ -238,8 +257,12 @@ const std::vector<MetricName>& table() {
     };
     for (MetricName& m : r) {
       const std::string_view key = m.our_key;
-      m.depends_on_caches = key.starts_with("l2.") || key.starts_with("dram.") || key.ends_with(".sector_hits") ||
-                            key.ends_with(".sector_misses") || key.ends_with(".hit_rate");
+      // Atomics go to L2 unfiltered: their L2 requests and sectors follow from the access pattern
+      // (one request per line and pass, every sector of it; validation/h100/atomics_probe).
+      const bool l2_atomic_traffic = key == "l2.atom_requests" || key == "l2.atom_sectors" ||
+                                     key == "l2.red_requests" || key == "l2.red_sectors" || key == "l2.atom_red_sectors";
+      m.depends_on_caches = (key.starts_with("l2.") && !l2_atomic_traffic) || key.starts_with("dram.") ||
+                            key.ends_with(".sector_hits") || key.ends_with(".sector_misses") || key.ends_with(".hit_rate");
       const std::string_view base = strip_suffix(m.ncu);
       m.ncu_listed = m.ncu.empty() ||
                      std::find(std::begin(kMeasuredNames), std::end(kMeasuredNames), base) != std::end(kMeasuredNames);

@@ -33,7 +33,8 @@ struct Delta {
   std::uint64_t const_serialization = 0;
   std::uint64_t l2r_req = 0, l2r_sec = 0, l2r_hit = 0;
   std::uint64_t l2w_req = 0, l2w_sec = 0, l2w_hit = 0;
-  std::uint64_t l2a_req = 0, l2a_sec = 0, l2a_hit = 0;
+  std::uint64_t l2a_req = 0, l2a_sec = 0, l2a_hit = 0;    // atomics
+  std::uint64_t l2red_req = 0, l2red_sec = 0, l2red_hit = 0;  // reductions
   std::uint64_t dram_r = 0, dram_w = 0;
 };
 
@@ -45,12 +46,12 @@ void merge(Delta& into, const Delta& part);
 // L2's answer, so these can run later, in record order, on the L2 thread:
 // memory/l2_thread.hpp).
 struct L2Op {
-  enum class Type : std::uint8_t { Read, Write, Atomic };
+  enum class Type : std::uint8_t { Read, Write, Atomic, Reduction };
   Type type = Type::Read;
   bool evict_first = false;
-  SectorMask sectors;  // Read, Atomic
+  SectorMask sectors;  // Read, Atomic, Reduction
   std::uint64_t line = 0;
-  LineBytes bytes;     // Write, Atomic
+  LineBytes bytes;     // Write, Atomic, Reduction
 };
 
 }  // namespace memory
@@ -89,7 +90,9 @@ struct MemorySystem::Impl {
     static constexpr bool kPrefetch = true;  // hint the L2 sets a scattered record will look up
     void read(std::uint64_t line, SectorMask s, bool ef, memory::Delta& d) { m.l2_read(line, s, ef, d); }
     void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta& d) { m.l2_write(line, b, ef, d); }
-    void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, memory::Delta& d) { m.l2_atomic(line, s, b, d); }
+    void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta& d) {
+      m.l2_atomic(line, s, b, reduction, d);
+    }
   };
   struct RingL2;  // hands operations to the L2 thread (memory/l2_thread.hpp)
 
@@ -123,12 +126,12 @@ struct MemorySystem::Impl {
   template <class Port>
   void store(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d, Port& l2port);
   template <class Port>
-  void atomic(int sm, memory::Delta& d, Port& l2port);
+  void atomic(int sm, bool reduction, memory::Delta& d, Port& l2port);
   // One operation handed over by RingL2, on the thread that owns the L2.
   void run_l2_op(const memory::L2Op& op, memory::Delta& d);
 
   void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d);
-  void l2_atomic(std::uint64_t line, SectorMask sectors, const LineBytes& bytes, memory::Delta& d);
+  void l2_atomic(std::uint64_t line, SectorMask sectors, const LineBytes& bytes, bool reduction, memory::Delta& d);
   void l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, memory::Delta& d);
   void l2_evicted(const Eviction& e, memory::Delta& d) const;  // DRAM traffic of a line leaving L2
   int l2_home(std::uint64_t line) const;  // the partition that reads DRAM for `line` and holds its written data

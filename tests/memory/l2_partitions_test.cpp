@@ -62,8 +62,9 @@ TEST(L2Partitions, ReductionsAtTheHome) {
     auto m = memory("sm_90");
     for (int i = 0; i < kLines; i += 32) m->access(lines_from(i, 0, Op::Reduction), sm);
     const Counters& k = m->kernel_counters();
-    EXPECT_EQ(k.l2_atom_sectors, static_cast<std::uint64_t>(kLines)) << "SM " << sm;
-    EXPECT_EQ(k.l2_atom_sector_hits, kLines / 2u) << "SM " << sm;        // measured: 2,048
+    EXPECT_EQ(k.l2_red_sectors, static_cast<std::uint64_t>(kLines)) << "SM " << sm;
+    EXPECT_EQ(k.l2_red_sector_hits, kLines / 2u) << "SM " << sm;        // measured: 2,048
+    EXPECT_EQ(k.l2_atom_sectors, 0u) << "SM " << sm;  // reductions are counted apart (lts__t_*_op_red)
     EXPECT_EQ(k.dram_read_bytes, 48u * kLines) << "SM " << sm;           // measured: 201,728 B (+ ~5 KB floor)
   }
 }

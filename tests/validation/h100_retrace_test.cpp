@@ -179,8 +179,8 @@ TEST(H100Retrace, AllApplicationsKeepTheirRecordsAndExactCounters) {
     const double spread = lo > 0 ? (hi - lo) / lo * 100 : 0;
     if (spread > worst[counter].first) worst[counter] = {spread, row[0]};
   }
-  EXPECT_EQ(t.rows.size(), 147u);
-  EXPECT_EQ(launches.size(), 49u);
+  EXPECT_EQ(t.rows.size(), 145u);
+  EXPECT_EQ(launches.size(), 48u);
   EXPECT_NEAR(worst["lts__t_requests_srcunit_tex_op_read.sum"].first, 4.94, 0.01);
   EXPECT_EQ(worst["lts__t_requests_srcunit_tex_op_read.sum"].second, "local_memory/local_array");
   EXPECT_NEAR(worst["lts__t_sectors_srcunit_tex_op_read.sum"].first, 3.35, 0.01);

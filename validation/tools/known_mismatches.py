@@ -56,14 +56,15 @@ REASONS = [
      "profiled run. Measured (validation/h100/write_probe k): with each profiled run's own placement the "
      "model replays the trace to within 0.4 points of that run's hits (87,634 / 88,532 / 88,175 against "
      "87,959 / 88,857 / 89,014), with the traced placement 5.8 points above"),
-    (("l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom+red", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom+red"),
-     "atomics: the model serves lanes on one address in separate passes, each with its own set accesses "
-     "and sectors, as one warp's atomics are served on the H100 (validation/h100/atomics_probe: 60 "
-     "single-warp add, max and reduction launches, exact). atomicCAS also splits a line's lanes by 64-byte "
-     "halves (one coalesced CAS: 2 set accesses, 4 sectors), which the model cannot do because a trace "
-     "does not record which atomics are CAS. The random atomicMax gather of 2,048 warps takes 37 set "
-     "accesses and 11 sectors more than its passes (65,121 / 65,447 in four runs): not reproduced with "
-     "one warp, not explained"),
+    (("l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom+red", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom+red",
+      "lts__t_requests_srcunit_tex_op_atom", "lts__t_sectors_srcunit_tex_op_atom"),
+     "atomics: the model serves lanes on one address in separate passes, each with its own set accesses, "
+     "sectors and L2 requests, as one warp's atomics are served on the H100 (validation/h100/atomics_probe: "
+     "60 single-warp add, max and reduction launches, exact). atomicCAS also splits a line's lanes by "
+     "64-byte halves (one coalesced CAS: 2 set accesses and 2 L2 requests, 4 sectors), which the model "
+     "cannot do because a trace does not record which atomics are CAS. The random atomicMax gather of "
+     "2,048 warps takes 37 set accesses (and L2 requests) and 11 sectors more than its passes (65,121 / "
+     "65,447 in four runs): not reproduced with one warp, not explained"),
     (("dram__bytes_read", "dram__bytes_write", "dram__sectors_read", "dram__sectors_write"),
      "DRAM traffic the model does not have: partially written L2 sectors written back during the "
      "kernel, each read first (store-only kernels: DRAM read minus the ~3 KB floor = DRAM write, "
