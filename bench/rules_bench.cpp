@@ -18,15 +18,16 @@ const ArchSpec& spec(const char* name) {
   return db.get(name).spec;
 }
 
-enum class Shape { Coalesced, Strided, Scattered };
+enum class Shape { Coalesced, Strided, Scattered, EightWords };  // EightWords: lane l at word l % 8
 
 // 1024 distinct warp records, cycled, so the loop sees varying addresses.
-std::vector<WarpAccess> make_records(Shape shape, Space space, unsigned size) {
+std::vector<WarpAccess> make_records(Shape shape, Space space, unsigned size, Op op) {
   std::mt19937_64 rng(42);
   std::vector<WarpAccess> out(1024);
   std::uint64_t base = 0x100000;
   for (auto& a : out) {
     a.space = space;
+    a.op = op;
     a.size = static_cast<std::uint8_t>(size);
     for (int l = 0; l < kWarpSize; ++l) {
       const auto lane = static_cast<std::uint64_t>(l);
@@ -35,6 +36,7 @@ std::vector<WarpAccess> make_records(Shape shape, Space space, unsigned size) {
         case Shape::Coalesced: addr = base + size * lane; break;
         case Shape::Strided: addr = base + size * 7 * lane; break;
         case Shape::Scattered: addr = (rng() % (1ull << 30)) & ~static_cast<std::uint64_t>(size - 1); break;
+        case Shape::EightWords: addr = base + size * (lane % 8); break;
       }
       if (space == Space::Shared) addr %= 48 * 1024;
       a.addr[lane] = addr;
@@ -44,8 +46,8 @@ std::vector<WarpAccess> make_records(Shape shape, Space space, unsigned size) {
   return out;
 }
 
-void run(benchmark::State& state, const char* arch, Shape shape, Space space, unsigned size) {
-  const auto records = make_records(shape, space, size);
+void run(benchmark::State& state, const char* arch, Shape shape, Space space, unsigned size, Op op = Op::Load) {
+  const auto records = make_records(shape, space, size, op);
   const ArchSpec& a = spec(arch);
   std::size_t i = 0;
   for (auto _ : state) {
@@ -73,5 +75,9 @@ WARPSCOPE_BENCH(sm90_shared_coalesced_4B, "sm_90", Coalesced, Shared, 4);
 WARPSCOPE_BENCH(sm90_shared_strided7_4B, "sm_90", Strided, Shared, 4);
 WARPSCOPE_BENCH(sm90_shared_scattered_4B, "sm_90", Scattered, Shared, 4);
 WARPSCOPE_BENCH(sm35_shared_coalesced_8B, "sm_35", Coalesced, Shared, 8);
+// Atomics on sm_90: lanes on one address are served pass by pass (rules/atomic_passes.hpp).
+BENCHMARK_CAPTURE(run, sm90_global_atomic_coalesced_4B, "sm_90", Shape::Coalesced, Space::Global, 4, Op::Atomic);
+BENCHMARK_CAPTURE(run, sm90_global_atomic_scattered_4B, "sm_90", Shape::Scattered, Space::Global, 4, Op::Atomic);
+BENCHMARK_CAPTURE(run, sm90_global_atomic_8words_4B, "sm_90", Shape::EightWords, Space::Global, 4, Op::Atomic);
 
 }  // namespace

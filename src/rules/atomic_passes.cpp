@@ -9,16 +9,20 @@
 namespace warpscope::rules {
 namespace {
 
-// For each active lane, how many active lanes before it share its address (0: the first).
+// For each active lane, how many active lanes before it share its address (0: the first): one
+// pass over the lanes with a 64-slot open-addressing table of the addresses seen (at most 32).
 std::array<std::uint8_t, kWarpSize> earlier_on_same_address(const WarpAccess& a) {
+  constexpr unsigned kSlots = 64;
+  std::array<std::uint64_t, kSlots> key;  // read only where seen[] says it was written
+  std::array<std::uint8_t, kSlots> seen{};
   std::array<std::uint8_t, kWarpSize> rank{};
-  const std::uint32_t active = a.active.bits();
-  for (std::uint32_t lanes = active; lanes != 0; lanes &= lanes - 1) {
+  for (std::uint32_t lanes = a.active.bits(); lanes != 0; lanes &= lanes - 1) {
     const auto l = static_cast<unsigned>(std::countr_zero(lanes));
-    std::uint8_t n = 0;
-    for (std::uint32_t before = active & ((1u << l) - 1u); before != 0; before &= before - 1)
-      if (a.addr[static_cast<unsigned>(std::countr_zero(before))] == a.addr[l]) ++n;
-    rank[l] = n;
+    const std::uint64_t addr = a.addr[l];
+    auto h = static_cast<unsigned>((addr * 0x9E3779B97F4A7C15ull) >> 58);
+    while (seen[h] != 0 && key[h] != addr) h = (h + 1) & (kSlots - 1);
+    key[h] = addr;
+    rank[l] = seen[h]++;
   }
   return rank;
 }
@@ -34,6 +38,20 @@ bool serializes_same_address(const WarpAccess& a, const ArchSpec& arch) {
 
 int atomic_passes(const WarpAccess& a) {
   if (a.active.none()) return 0;
+  // Coalesced and strided warps: addresses rising with the lane are all different (no table).
+  const std::uint32_t active = a.active.bits();
+  bool rising = true;
+  if (active == 0xffffffffu) {
+    for (unsigned l = 1; l < kWarpSize; ++l) rising &= a.addr[l] > a.addr[l - 1];  // vectorised
+  } else {
+    std::uint64_t previous = 0;
+    for (std::uint32_t lanes = active; lanes != 0 && rising; lanes &= lanes - 1) {
+      const std::uint64_t addr = a.addr[static_cast<unsigned>(std::countr_zero(lanes))];
+      rising = lanes == active || addr > previous;
+      previous = addr;
+    }
+  }
+  if (rising) return 1;
   int passes = 1;
   for (std::uint8_t r : earlier_on_same_address(a)) passes = std::max(passes, r + 1);
   return passes;
