@@ -24,6 +24,8 @@ configs=()
 for op in atom4 red4 cas4 max4 atom8 red8 satom4; do
   for p in "${patterns[@]}"; do configs+=("$op:$p"); done
 done
+configs+=(gather:grid gather:cta gather:serial)
+for p in conf512 conf1k conf2k conf4k conf64k rev512 rev1k rev2k rev4k rev64k; do configs+=(atom4:$p red4:$p); done
 "$out/atomics_probe" "${configs[@]}" >"$out/launches.txt"
 ncu --csv --log-file "$out/ncu.csv" --metrics "$metrics" "$out/atomics_probe" "${configs[@]}" >"$out/ncu_stdout.txt"
 python3 "$here/tools/probe_summary.py" "$out/launches.txt" "$out/ncu.csv" >"$out/summary.csv"

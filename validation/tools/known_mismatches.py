@@ -64,7 +64,8 @@ REASONS = [
      "64-byte halves (one coalesced CAS: 2 set accesses and 2 L2 requests, 4 sectors), which the model "
      "cannot do because a trace does not record which atomics are CAS. The random atomicMax gather of "
      "2,048 warps takes 37 set accesses (and L2 requests) and 11 sectors more than its passes (65,121 / "
-     "65,447 in four runs): not reproduced with one warp, not explained"),
+     "65,447 in every run, and the same when one warp alone issues all 2,048 instructions: a rule of "
+     "single instructions that the probe's patterns do not show; not explained)"),
     (("dram__bytes_read", "dram__bytes_write", "dram__sectors_read", "dram__sectors_write"),
      "DRAM traffic the model does not have: partially written L2 sectors written back during the "
      "kernel, each read first (store-only kernels: DRAM read minus the ~3 KB floor = DRAM write, "

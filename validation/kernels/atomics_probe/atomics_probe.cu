@@ -24,6 +24,16 @@
 //   pairs16    lane l -> (l % 16) * 128           16 lines, two lanes 16 apart on one address each
 //   words2     lane l -> (l / 2) * 128 + (l % 2) * size   16 lines, two lanes on neighbouring words
 //   dup_far    lines, but lane 31 -> lane 0's address
+//   confP      lane 0 -> 0, lane 1 -> P + 4, lane 2 -> 4 (lanes 0 and 2 in one line, lane 1 in
+//              another, P bytes from lane 2's word), lanes 3-31 -> 1 MB + l * 132 (a line each);
+//              P = 512, 1k, 2k, 4k, 64k: which distances make lane 2 wait for another pass
+//   revP       the same with lanes 1 and 2 swapped (the line's second lane comes first)
+// Also CONFIG = gather:SHAPE: the suite's g_atom_max4_ret_gather (global_rules.cu: atomicMax on
+// acc[idx[i] & 0xffff] with its index table, splitmix64 seed 0x1234567 over [0, 2^21)), 65,536
+// atomics whose warp-level address sets are the same in every shape, run by
+//   grid    256 CTAs of 256 threads, one atomic each (the suite's launch)
+//   cta     one CTA of 256 threads, 256 atomics each (8 warps on one SM)
+//   serial  one warp, 2,048 atomics per lane (no other warp at all)
 // Prints "launch CONFIG" per launch (probe_summary.py joins them with ncu's rows).
 //
 // Build: nvcc -O3 -arch=sm_90 -o atomics_probe atomics_probe.cu
@@ -33,6 +43,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "../suite/suite_common.cuh"
 
@@ -54,11 +65,22 @@ __host__ __device__ int offset(int pattern, int l, int size) {
         case 10: return (l / 2) * 128 + (l % 2) * size;
         case 11: return (l == 31 ? 0 : l) * 128;
     }
+    if (pattern >= 12 && pattern < 22) {
+        const int dist[] = {512, 1024, 2048, 4096, 65536};
+        const int d = dist[(pattern - 12) % 5];
+        const bool rev = pattern >= 17;
+        if (l == 0) return 0;
+        if (l == (rev ? 2 : 1)) return d + 4;
+        if (l == (rev ? 1 : 2)) return 4;
+        return (1 << 20) + l * 132;
+    }
     return 0;
 }
 
-const char* kPatterns[] = {"lines", "dup01", "word01", "sector01", "line01", "same",
-                           "mod4",  "coalesced", "pairs", "pairs16", "words2", "dup_far"};
+const char* kPatterns[] = {"lines",   "dup01",   "word01",  "sector01", "line01",  "same",    "mod4",
+                           "coalesced", "pairs", "pairs16", "words2",  "dup_far", "conf512", "conf1k",
+                           "conf2k",  "conf4k",  "conf64k", "rev512",   "rev1k",   "rev2k",   "rev4k",
+                           "rev64k"};
 constexpr int kNumPatterns = sizeof(kPatterns) / sizeof(kPatterns[0]);
 
 __global__ void atom4(int* buf, int* out, int p) {
@@ -85,6 +107,16 @@ __global__ void red8(unsigned long long* buf, int p) {
     const int l = threadIdx.x;
     atomicAdd(reinterpret_cast<unsigned long long*>(reinterpret_cast<char*>(buf) + offset(p, l, 8)), 1ull);
 }
+// Thread t's k-th atomic is number i = t + k * threads: warp-level address sets as in the grid.
+__global__ void gather_max(int* acc, const int* idx, int* out, int per_thread) {
+    const int threads = gridDim.x * blockDim.x;
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int k = 0; k < per_thread; ++k) {
+        const int i = t + k * threads;
+        out[i] = atomicMax(&acc[idx[i] & 0xffff], i);
+    }
+}
+
 __global__ void satom4(int* out, int p) {
     __shared__ int sh[32 * 32 + 64];  // 4,352 B: every pattern's offsets
     const int l = threadIdx.x;
@@ -96,9 +128,24 @@ __global__ void satom4(int* out, int p) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    constexpr int kGather = 1 << 16;
+    std::vector<int> idx(kGather);
+    uint64_t s = 0x1234567ull;
+    for (int i = 0; i < kGather; ++i) {  // splitmix64, as global_rules.cu's index_table
+        uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        idx[i] = (int)(z % (uint64_t)(1 << 21));
+    }
+    int *g_idx = nullptr, *g_acc = nullptr, *g_out = nullptr;
+    CK(cudaMalloc(&g_idx, kGather * sizeof(int)));
+    CK(cudaMalloc(&g_acc, kGather * sizeof(int)));
+    CK(cudaMalloc(&g_out, kGather * sizeof(int)));
+    CK(cudaMemcpy(g_idx, idx.data(), kGather * sizeof(int), cudaMemcpyHostToDevice));
     char* buf = nullptr;
-    CK(cudaMalloc(&buf, 1 << 16));  // 64 KB: 32 lines x 128 B for 8-byte ops as well
-    CK(cudaMemset(buf, 0, 1 << 16));
+    CK(cudaMalloc(&buf, 2 << 20));  // 2 MB: the conf/rev patterns reach 1 MB + 4 KB
+    CK(cudaMemset(buf, 0, 2 << 20));
     unsigned long long* out = nullptr;
     CK(cudaMalloc(&out, 32 * sizeof(unsigned long long)));
     for (int a = 1; a < argc; ++a) {
@@ -106,6 +153,17 @@ int main(int argc, char** argv) {
         const auto colon = cfg.find(':');
         if (colon == std::string::npos) { std::fprintf(stderr, "bad config %s\n", argv[a]); return 2; }
         const std::string op = cfg.substr(0, colon), pat = cfg.substr(colon + 1);
+        if (op == "gather") {
+            CK(cudaMemset(g_acc, 0, kGather * sizeof(int)));
+            if (pat == "grid") gather_max<<<256, 256>>>(g_acc, g_idx, g_out, 1);
+            else if (pat == "cta") gather_max<<<1, 256>>>(g_acc, g_idx, g_out, 256);
+            else if (pat == "serial") gather_max<<<1, 32>>>(g_acc, g_idx, g_out, 2048);
+            else { std::fprintf(stderr, "unknown gather shape %s\n", pat.c_str()); return 2; }
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            std::printf("launch %s\n", cfg.c_str());
+            continue;
+        }
         int p = -1;
         for (int i = 0; i < kNumPatterns; ++i)
             if (pat == kPatterns[i]) p = i;
