@@ -319,8 +319,9 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
   auto one = [&](const WarpAccess& part, bool counts_instruction, bool later_pass = false) {
     memory::Delta d;
     const InstructionCounts c = sm_side(part, sm, counts_instruction, d, l2port);
-    if (later_pass) {  // the same instruction and request; every wavefront beyond the first pass's is a conflict
+    if (later_pass) {  // the same instruction, request and bytes; every wavefront beyond the first pass's is a conflict
       d.l1.requests = 0;
+      d.l1.bytes_needed = 0;
       d.shared.instructions = 0;
       d.shared.ideal_wavefronts = 0;
       d.shared.bank_conflicts = d.shared.wavefronts;

@@ -5,6 +5,7 @@
 
 #include "rules/atomic_passes.hpp"
 #include "test_support.hpp"
+#include "warpscope/memory_system.hpp"
 
 namespace warpscope::test {
 namespace {
@@ -58,6 +59,24 @@ TEST(AtomicPasses, RulesEngineCountsEveryPass) {
   const InstructionCounts v = run("sm_70", kAtom, [](int) { return 0x1000u; });
   EXPECT_EQ(v.transactions, 1u);
   EXPECT_EQ(v.sectors, 1u);
+}
+
+// The memory system counts the passes the same way: one instruction and request, the bytes the
+// lanes need once, every pass's set accesses, sectors and L2 requests.
+TEST(AtomicPasses, MemorySystemCountsEveryPassOnce) {
+  MemorySystem m(arch("sm_90"), MemoryConfig{});
+  m.begin_kernel();
+  const InstructionCounts c = m.access(make(kAtom, [](int) { return 0x1000u; }), 0);
+  m.end_kernel(false);
+  const Counters& k = m.kernel_counters();
+  EXPECT_EQ(c.transactions, 32u);
+  EXPECT_EQ(k.global_atom.instructions, 1u);
+  EXPECT_EQ(k.global_atom.requests, 1u);
+  EXPECT_EQ(k.global_atom.transactions, 32u);
+  EXPECT_EQ(k.global_atom.sectors, 32u);
+  EXPECT_EQ(k.global_atom.bytes_needed, 4u);
+  EXPECT_EQ(k.global_atom.bytes_moved, 32u * 32u);
+  EXPECT_EQ(k.l2_atom_requests, 32u);
 }
 
 }  // namespace
