@@ -1,6 +1,7 @@
 // `warpscope pattern`: one warp access, described on the command line, on
 // several architectures side by side.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
@@ -8,6 +9,7 @@
 #include "core/parse_number.hpp"
 #include "pattern/pattern.hpp"
 #include "report/counts_report.hpp"
+#include "rules/atomic_passes.hpp"
 #include "warpscope/error.hpp"
 #include "warpscope/rules.hpp"
 
@@ -100,6 +102,15 @@ Action add_pattern_command(CLI::App& app, const GlobalOptions& g) {
     fmt::print("{}\n", describe(spec));
     if (args->lanes) fmt::print("{}", lane_map(access));
     fmt::print("\n{}", report::counts_table(results));
+    // Why an atomic's transactions jump on some generations: its lanes on one address take a pass each.
+    const int passes = rules::atomic_passes(access);
+    std::vector<std::string> serial;
+    for (const auto& r : results)
+      if (passes > 1 && rules::serializes_same_address(access, *r.arch)) serial.push_back(r.arch->name);
+    if (!serial.empty())
+      fmt::print("\nnote: on {} an atomic's lanes that share an address are served one pass each ({} passes here;\n"
+                 "      validation/h100/atomics_probe), every pass with its own transactions and sectors\n",
+                 fmt::join(serial, ", "), passes);
     return 0;
   };
 }

@@ -97,6 +97,20 @@ TEST(CliPattern, TextTableSideBySide) {
   EXPECT_EQ(none.out.find("bus utilization"), std::string::npos) << none.out;
 }
 
+// An atomic with lanes on one address: 8 passes on sm_90 (measured), one access on sm_70 (not
+// measured there), and a note that says why the columns differ.
+TEST(CliPattern, AtomicPassesAreExplained) {
+  auto r = run_cli("pattern --arch sm_70,sm_90 --op atom --index 'lane%4'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("transactions         1      8\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("note: on sm_90 an atomic's lanes that share an address are served one pass each (8 passes"),
+            std::string::npos)
+      << r.out;
+  auto distinct = run_cli("pattern --arch sm_90 --op atom --index lane");
+  ASSERT_EQ(distinct.exit_code, 0) << distinct.err;
+  EXPECT_EQ(distinct.out.find("note:"), std::string::npos) << distinct.out;
+}
+
 TEST(CliPattern, ExpressionErrorHasACaret) {
   auto r = run_cli("pattern --index 'lane * (2 +'");
   EXPECT_EQ(r.exit_code, 2);
