@@ -331,13 +331,10 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
     return c;
   };
   // Atomics with lanes on one address: one pass per lane on it (rules/atomic_passes.hpp).
-  if (rules::serializes_same_address(rec, arch)) {
-    if (const int passes = rules::atomic_passes(rec); passes > 1) {
-      InstructionCounts total = one(rules::atomic_pass(rec, 0), true);
-      for (int p = 1; p < passes; ++p) rules::add_pass(total, one(rules::atomic_pass(rec, p), false, true));
-      return total;
-    }
-  }
+  if (auto passes = rules::serve_by_passes(rec, arch, [&](const WarpAccess& pass, bool first) {
+        return one(pass, first, !first);
+      }))
+    return *passes;
   if (rec.space != Space::Local) return one(rec, true);
   // Local: the word accesses of the interleaved layout, one instruction (rules/local_layout.hpp).
   InstructionCounts total = one(rules::local_part(rec, 0), true);

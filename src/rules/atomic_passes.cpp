@@ -36,10 +36,11 @@ bool serializes_same_address(const WarpAccess& a, const ArchSpec& arch) {
   return false;
 }
 
-int atomic_passes(const WarpAccess& a) {
-  if (a.active.none()) return 0;
-  // Coalesced and strided warps: addresses rising with the lane are all different (no table).
+AtomicPasses split_atomic(const WarpAccess& a) {
+  AtomicPasses out;
   const std::uint32_t active = a.active.bits();
+  if (active == 0) return out;
+  // Coalesced and strided warps: addresses rising with the lane are all different (no table).
   bool rising = true;
   if (active == 0xffffffffu) {
     for (unsigned l = 1; l < kWarpSize; ++l) rising &= a.addr[l] > a.addr[l - 1];  // vectorised
@@ -51,21 +52,26 @@ int atomic_passes(const WarpAccess& a) {
       previous = addr;
     }
   }
-  if (rising) return 1;
-  int passes = 1;
-  for (std::uint8_t r : earlier_on_same_address(a)) passes = std::max(passes, r + 1);
-  return passes;
+  out.count = 1;
+  out.lanes[0] = active;
+  if (rising) return out;
+  const auto rank = earlier_on_same_address(a);
+  const std::uint8_t last = *std::max_element(rank.begin(), rank.end());  // inactive lanes: 0
+  if (last == 0) return out;  // scattered, every address once
+  out.count = last + 1;
+  out.lanes[0] = 0;
+  for (std::uint32_t lanes = active; lanes != 0; lanes &= lanes - 1) {
+    const auto l = static_cast<unsigned>(std::countr_zero(lanes));
+    out.lanes[rank[l]] |= 1u << l;
+  }
+  return out;
 }
 
+int atomic_passes(const WarpAccess& a) { return split_atomic(a).count; }
+
 WarpAccess atomic_pass(const WarpAccess& a, int pass) {
-  const auto rank = earlier_on_same_address(a);
   WarpAccess p = a;
-  std::uint32_t mask = 0;
-  for (std::uint32_t lanes = a.active.bits(); lanes != 0; lanes &= lanes - 1) {
-    const auto l = static_cast<unsigned>(std::countr_zero(lanes));
-    if (rank[l] == pass) mask |= 1u << l;
-  }
-  p.active = LaneMask(mask);
+  p.active = LaneMask(split_atomic(a).lanes.at(static_cast<std::size_t>(pass)));
   return p;
 }
 

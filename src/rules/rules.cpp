@@ -38,14 +38,9 @@ MemoryPath global_path(const WarpAccess& a, const ArchSpec& arch) {
 }
 
 InstructionCounts analyze(const WarpAccess& a, const ArchSpec& arch, const RulesOptions& options) {
-  if (rules::serializes_same_address(a, arch)) {
-    const int passes = rules::atomic_passes(a);
-    if (passes > 1) {
-      InstructionCounts total = rules::analyze_at_addresses(rules::atomic_pass(a, 0), arch, options);
-      for (int p = 1; p < passes; ++p) rules::add_pass(total, rules::analyze_at_addresses(rules::atomic_pass(a, p), arch, options));
-      return total;
-    }
-  }
+  if (auto passes = rules::serve_by_passes(
+          a, arch, [&](const WarpAccess& pass, bool) { return rules::analyze_at_addresses(pass, arch, options); }))
+    return *passes;
   if (a.space != Space::Local) return rules::analyze_at_addresses(a, arch, options);
   InstructionCounts total = rules::analyze_at_addresses(rules::local_part(a, 0), arch, options);
   for (int part = 1; part < rules::local_parts(a); ++part)
