@@ -86,6 +86,7 @@ struct ArchSpec {
   PerSize segment_bytes{128, 128, 128, 128, 128}; // CC 1.2/1.3 segment size, by access size
   int l2_segment = 32;                            // granularity of L2-only transactions
   bool global_atomics_serialize = false;          // atomics/reductions: lanes on one address take a pass each
+  int global_cas_access_bytes = 0;                // CAS: each aligned block of a line its own access (0: the line)
 
   // --- [shared] banks
   int shared_banks = 32;
@@ -97,6 +98,7 @@ struct ArchSpec {
   bool shared_split_wide = false;                 // >32-bit accesses split into 32-bit ones (1.x)
   bool shared_128bit_extra_pass = false;          // 2.x: add one way to 128-bit accesses
   bool shared_atomics_serialize = false;          // shared atomics: lanes on one address take a pass each
+  bool shared_unknown_atomics_serialize = false;  // ... also those whose operation the trace does not record
 
   // --- [readonly] read-only data cache (ld.global.nc)
   bool readonly_present = false;

@@ -27,6 +27,7 @@ struct PackedAccess {
   Op op = Op::Load;
   std::uint8_t size = 4;
   CacheOp cache = CacheOp::Default;
+  AtomicOp atomic_op = AtomicOp::Unknown;  // not stored per record: KernelInfo::atomics by PC
 
   LaneMask active() const { return LaneMask(mask); }
   bool strided() const { return lanes == nullptr; }
@@ -49,6 +50,7 @@ struct PackedAccess {
     out.op = op;
     out.size = size;
     out.cache = cache;
+    out.atomic_op = atomic_op;
     out.active = LaneMask(mask);
     if (lanes != nullptr) {
       out.addr.fill(0);

@@ -46,6 +46,7 @@ struct KernelInfo {
   std::string gpu;                   // e.g. "NVIDIA H100 80GB HBM3" ("" if none)
   std::string source;                // producer: "warpscope trace", "synthetic", "text", ...
   std::map<std::uint64_t, SourceLocation> lines;  // PC -> file:line, optional
+  std::map<std::uint64_t, AtomicOp> atomics;      // PC -> operation of an atomic/reduction, optional
   friend bool operator==(const KernelInfo&, const KernelInfo&) = default;
 };
 

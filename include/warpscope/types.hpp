@@ -19,6 +19,15 @@ enum class Op : std::uint8_t { Load, Store, Atomic, Reduction };
 // Nc is ld.global.nc / __ldg (the read-only data path on 3.5+).
 enum class CacheOp : std::uint8_t { Default, Ca, Cg, Cs, Lu, Cv, Nc, Wb, Wt };
 
+// The operation of an atomic or reduction instruction, as its SASS opcode
+// names it (ATOMG.E.CAS, ATOMS.POPC.INC, REDG.E.ADD.F32 ...). A trace records it
+// per PC (KernelInfo::atomics) where the tracer read the disassembly; Unknown
+// otherwise. It matters where hardware treats operations differently
+// (validation/h100/atomics_probe: a CAS splits a line by 64-byte halves;
+// ATOMS.POPC.INC merges lanes on one address where ATOMS.ADD serializes them).
+enum class AtomicOp : std::uint8_t { Unknown, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas, PopcInc, Other };
+inline constexpr int kAtomicOpCount = 13;
+
 // Bit i set <=> lane i executes the access.
 class LaneMask {
  public:
@@ -47,5 +56,7 @@ std::string_view to_string(CacheOp c);
 std::optional<Space> parse_space(std::string_view text);
 std::optional<Op> parse_op(std::string_view text);
 std::optional<CacheOp> parse_cache_op(std::string_view text);
+std::string_view to_string(AtomicOp a);  // "unknown", "add", ..., "cas", "popc.inc", "other"
+std::optional<AtomicOp> parse_atomic_op(std::string_view text);
 
 }  // namespace warpscope

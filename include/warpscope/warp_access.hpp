@@ -19,6 +19,7 @@ struct WarpAccess {
   Op op = Op::Load;
   std::uint8_t size = 4;         // bytes per lane: 1, 2, 4, 8 or 16
   CacheOp cache = CacheOp::Default;
+  AtomicOp atomic_op = AtomicOp::Unknown;  // atomics and reductions: the SASS operation, when known
   LaneMask active = LaneMask::full();
   // Byte address per lane (shared/local: offset within the window).
   // Only lanes in `active` are meaningful.

@@ -9,6 +9,8 @@
 
 #include "analyze/interleaver.hpp"
 #include "analyze/kept_record.hpp"
+#include "tracer/demangle.hpp"
+#include "tracer/sass_listing.hpp"
 #include "warpscope/occupancy.hpp"
 
 namespace warpscope {
@@ -410,6 +412,7 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
   std::vector<std::shared_ptr<Batch>> batches(lanes);
   for (auto& b : batches) b = std::make_shared<Batch>();
   std::size_t lane = 0;  // of the current run
+  std::map<std::uint64_t, AtomicOp> atomics;  // of the current run's kernel
   // One thread: the runs take each batch in turn; several: the workers do.
   auto hand_over = [&](std::size_t j) {
     std::shared_ptr<Batch>& batch = batches[j];
@@ -465,9 +468,20 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
         if (info) k.info = *info;
         k.info.id = packed.kernel;
         k.has_sm = packed.sm >= 0;
+        atomics = k.info.atomics;
+        if (atomics.empty() && !options.atomics_by_kernel.empty())
+          if (auto it = options.atomics_by_kernel.find(k.info.name); it != options.atomics_by_kernel.end())
+            atomics = it->second;
         batches[lane]->starts.push_back(std::move(k));
       }
-      batches[lane]->add(packed);
+      if ((packed.op == Op::Atomic || packed.op == Op::Reduction) && !atomics.empty()) {
+        // The trace names an atomic's operation per PC (KernelInfo::atomics); the record carries it to the model.
+        PackedAccess with_op = packed;
+        if (auto it = atomics.find(packed.pc); it != atomics.end()) with_op.atomic_op = it->second;
+        batches[lane]->add(with_op);
+      } else {
+        batches[lane]->add(packed);
+      }
       if (batches[lane]->recs.size() >= kBatchRecords) hand_over(lane);
     }
   }
@@ -485,6 +499,19 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
   }
   if (progress) progress(trace.bytes_read(), trace.file_size());
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+AtomicTables atomic_tables_from_sass(std::string_view listing) {
+  AtomicTables out;
+  for (const auto& [name, function] : tracer::parse_sass_listing(listing).functions) {
+    std::map<std::uint64_t, AtomicOp> table;
+    for (const auto& [offset, ins] : function.memory)
+      if (ins.atomic_op != AtomicOp::Unknown) table.emplace(offset, ins.atomic_op);
+    if (table.empty()) continue;
+    out[tracer::demangle(name)] = table;
+    out[name] = std::move(table);
+  }
   return out;
 }
 

@@ -18,6 +18,10 @@
 
 namespace warpscope {
 
+// Atomic operations by kernel name (mangled and demangled) and PC: from a SASS
+// listing (atomic_tables_from_sass) for traces that do not record them.
+using AtomicTables = std::map<std::string, std::map<std::uint64_t, AtomicOp>, std::less<>>;
+
 struct AnalyzeOptions {
   std::optional<std::regex> kernel_filter;  // kernels whose name matches (search)
   std::string kernel_pattern;               // the text of the filter, for reports
@@ -35,7 +39,14 @@ struct AnalyzeOptions {
   // four, a trace's launches are shared over copies of each model (lanes,
   // analyze_lanes). The results do not depend on it.
   int threads = 0;
+  // For a kernel whose trace names no atomic operation (KernelInfo::atomics empty): its table
+  // here, found by the kernel's name.
+  AtomicTables atomics_by_kernel;
 };
+
+// The atomic operations of every function of a SASS listing (nvdisasm -c or cuobjdump -sass),
+// each under its mangled and its demangled name. Throws InputError for a malformed listing.
+AtomicTables atomic_tables_from_sass(std::string_view listing);
 
 // Counters of one instruction (kernel, PC) on one architecture.
 struct PcCounters {

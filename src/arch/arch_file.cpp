@@ -191,6 +191,11 @@ void check_rules_parameters(const ArchSpec& s, const std::filesystem::path& file
     if (sector < 1 || !std::has_single_bit(static_cast<unsigned>(sector)) || sector > line || line / sector > 8)
       fail(file, fmt::format("{}.sector_size: {} B does not divide a {} B line into 1..8 sectors", level, sector, line));
   }
+  if (s.global_cas_access_bytes != 0 &&
+      (s.global_cas_access_bytes < s.l1_sector || s.global_cas_access_bytes > s.l1_line ||
+       !std::has_single_bit(static_cast<unsigned>(s.global_cas_access_bytes))))
+    fail(file, fmt::format("global.cas_access_bytes: {} B is not 0 or a power of two from the {} B sector to the {} B line",
+                           s.global_cas_access_bytes, s.l1_sector, s.l1_line));
   if (s.readonly_threads_per_query != 0 && !lanes_ok(s.readonly_threads_per_query))
     fail(file, fmt::format("readonly.threads_per_query: {} lanes is not 0 or a power of two in 1..32",
                            s.readonly_threads_per_query));

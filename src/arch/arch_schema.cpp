@@ -59,6 +59,7 @@ const std::vector<ParamDef>& param_defs() {
       {"global", "segment_bytes", P::PerSize, "bytes", "CC 1.2/1.3 coalescing segment for 1,2,4,8,16-byte words", &S::segment_bytes},
       {"global", "l2_segment", P::Int, "bytes", "granularity of L2-only (non-caching) transactions", &S::l2_segment},
       {"global", "serialize_same_address_atomics", P::Bool, "", "atomics and reductions: lanes on one address are served in separate passes, one lane per address each (set accesses, sectors and L2 requests counted per pass); optional, false when absent", &S::global_atomics_serialize, false},
+      {"global", "cas_access_bytes", P::Int, "bytes", "compare-and-swap atomics (a trace that records the operation): each aligned block of this many bytes of a line that the lanes touch is a set access and an L2 request of its own, sectors unchanged; optional, 0 (the whole line) when absent", &S::global_cas_access_bytes, false},
       // [shared]
       {"shared", "banks", P::Int, "banks", "shared-memory banks", &S::shared_banks},
       {"shared", "bank_width", P::Int, "bytes", "bank width in the default mode", &S::bank_width},
@@ -69,6 +70,7 @@ const std::vector<ParamDef>& param_defs() {
       {"shared", "split_wide_accesses", P::Bool, "", "accesses wider than 32 bits split into 32-bit accesses", &S::shared_split_wide},
       {"shared", "extra_pass_128bit", P::Bool, "", "128-bit accesses take one extra way (2.x)", &S::shared_128bit_extra_pass},
       {"shared", "serialize_same_address_atomics", P::Bool, "", "shared atomics: lanes on one address are served in separate passes, one lane per address each (no broadcast); optional, false when absent", &S::shared_atomics_serialize, false},
+      {"shared", "serialize_unknown_atomics", P::Bool, "", "with serialize_same_address_atomics: whether shared atomics whose operation the trace does not record are served pass by pass too (popc.inc, one increment per address by definition, never is); optional, false when absent", &S::shared_unknown_atomics_serialize, false},
       // [readonly]
       {"readonly", "present", P::Bool, "", "ld.global.nc / __ldg uses a read-only data cache", &S::readonly_present},
       {"readonly", "size", P::Bytes, "bytes", "read-only data cache per SM", &S::readonly_size},

@@ -15,6 +15,7 @@
 #include "report/output_file.hpp"
 #include "report/progress.hpp"
 #include "report/text_table.hpp"
+#include "validate/text_file.hpp"
 #include "warpscope/error.hpp"
 #include "warpscope/gpu_models.hpp"
 #include "warpscope/metric_names.hpp"
@@ -37,6 +38,7 @@ struct AnalyzeArgs {
   bool all_metrics = false;
   int threads = 0;
   bool no_interleave = false;
+  std::string sass;  // a SASS listing: atomic operations of kernels whose trace lacks them
 };
 
 std::string format_value(double v, const std::string& unit) {
@@ -227,6 +229,9 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
   cmd->add_flag("--flush-dirty", args->flush_dirty, "count the write-back of L2 lines left dirty at kernel end");
   cmd->add_flag("--no-interleave", args->no_interleave,
                 "replay records in trace order instead of interleaving the warps of co-resident CTAs");
+  cmd->add_option("--sass", args->sass,
+                  "a SASS listing of the traced program (nvdisasm -c or cuobjdump -sass): the operation of each "
+                  "atomic (a compare-and-swap, ATOMS.POPC.INC, ...) for kernels whose trace does not record it");
   cmd->add_flag("--all-metrics", args->all_metrics, "also print counters that are zero everywhere");
   cmd->add_option("--threads", args->threads,
                   "threads for the models: one per architecture; with two per architecture to spare each "
@@ -274,6 +279,13 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     options.flush_dirty_at_kernel_end = args->flush_dirty;
     options.interleave_warps = !args->no_interleave;
     options.threads = args->threads;
+    if (!args->sass.empty()) {
+      try {
+        options.atomics_by_kernel = atomic_tables_from_sass(validate::read_text_file(args->sass));
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("--sass {}: {}", args->sass, e.what()));
+      }
+    }
     const auto archs = database(g).get_list(args->archs);
     std::vector<const ArchSpec*> specs;
     for (const auto* e : archs) specs.push_back(&e->spec);
@@ -299,6 +311,14 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       bar.update(done, 0);
     });
     bar.finish();
+    if (!args->sass.empty()) {
+      // A listing of another program names none of these kernels: say so rather than count nothing.
+      bool matched = false;
+      for (const auto& k : r.archs.at(0).kernels) matched = matched || options.atomics_by_kernel.count(k.info.name) > 0;
+      if (!matched)
+        fmt::print(stderr, "warpscope: warning: --sass {}: no function with atomics there is a kernel of this trace{}\n",
+                   args->sass, options.atomics_by_kernel.empty() ? " (the listing has no atomic instruction)" : "");
+    }
     constexpr std::size_t kWarnings = 10;
     for (std::size_t i = 0; i < r.resumed.size() && i < kWarnings; ++i)
       fmt::print(stderr, "warpscope: warning: {}\n", resumed_warning(*trace, r.resumed[i]));

@@ -19,6 +19,7 @@ namespace {
 struct PatternArgs {
   std::string archs = "sm_13,sm_20,sm_35,sm_61,sm_90";
   std::string space = "global", op = "ld", index = "lane", base = "0", cache = "default", mask = "ffffffff";
+  std::string atomic = "unknown";
   unsigned size = 4;
   int bank_width = 0;
   bool json = false;
@@ -35,6 +36,10 @@ PatternSpec to_spec(const PatternArgs& a) {
   if (!cache) throw InputError(fmt::format("--cache {}: expected ca, cg, cs, lu, cv, nc (ldg), wb or wt", a.cache));
   auto base = parse_u64(a.base);
   if (!base) throw InputError(fmt::format("--base {}: expected an address such as 4096, 0x1000 or 48K", a.base));
+  auto atomic = parse_atomic_op(a.atomic);
+  if (!atomic)
+    throw InputError(fmt::format("--atomic {}: expected add, min, max, inc, dec, and, or, xor, exch, cas, popc.inc, "
+                                 "other or unknown", a.atomic));
   auto mask = parse_hex_mask(a.mask);
   if (!mask) throw InputError(fmt::format("--mask {}: expected up to 8 hex digits, e.g. ffff0000", a.mask));
   s.space = *space;
@@ -44,6 +49,7 @@ PatternSpec to_spec(const PatternArgs& a) {
   s.mask = *mask;
   s.size = a.size;
   s.index = a.index;
+  s.atomic_op = *atomic;
   return s;
 }
 
@@ -74,6 +80,10 @@ Action add_pattern_command(CLI::App& app, const GlobalOptions& g) {
   cmd->add_option("--base", args->base, "base byte address (decimal, 0x hex, K/M suffix)")->capture_default_str();
   cmd->add_option("--cache", args->cache, "PTX cache operator: ca cg cs lu cv nc (loads), wb cg cs wt (stores)")
       ->capture_default_str();
+  cmd->add_option("--atomic", args->atomic,
+                  "atomics: the operation, as the SASS opcode names it (add min max inc dec and or xor exch cas "
+                  "popc.inc other; unknown: as a trace that does not record it)")
+      ->capture_default_str();
   cmd->add_option("--mask", args->mask, "active lanes, hex (bit i = lane i)")->capture_default_str();
   cmd->add_option("--bank-width", args->bank_width, "shared bank width in bytes, 4 or 8 (Kepler modes)")
       ->check(CLI::IsMember({0, 4, 8}));
@@ -102,15 +112,23 @@ Action add_pattern_command(CLI::App& app, const GlobalOptions& g) {
     fmt::print("{}\n", describe(spec));
     if (args->lanes) fmt::print("{}", lane_map(access));
     fmt::print("\n{}", report::counts_table(results));
-    // Why an atomic's transactions jump on some generations: its lanes on one address take a pass each.
-    const int passes = rules::atomic_passes(access);
-    std::vector<std::string> serial;
-    for (const auto& r : results)
-      if (passes > 1 && rules::serializes_same_address(access, *r.arch)) serial.push_back(r.arch->name);
-    if (!serial.empty())
-      fmt::print("\nnote: on {} an atomic's lanes that share an address are served one pass each ({} passes here;\n"
-                 "      validation/h100/atomics_probe), every pass with its own transactions and sectors\n",
-                 fmt::join(serial, ", "), passes);
+    // Why an atomic's transactions jump on some generations: it is served in passes there.
+    std::vector<std::string> in_passes;
+    int passes = 0;
+    bool cas = false;
+    for (const auto& r : results) {
+      const int n = rules::atomic_passes_on(access, *r.arch).count;
+      if (n <= 1) continue;
+      in_passes.push_back(r.arch->name);
+      passes = n;
+      cas = cas || rules::splits_cas_blocks(access, *r.arch);
+    }
+    if (!in_passes.empty())
+      fmt::print("\nnote: on {} this atomic is served in {} passes ({}; validation/h100/atomics_probe),\n"
+                 "      every pass with its own transactions and sectors\n",
+                 fmt::join(in_passes, ", "), passes,
+                 cas ? "lanes on one address one pass each, a compare-and-swap per block of a line"
+                     : "lanes on one address one pass each");
     return 0;
   };
 }

@@ -26,7 +26,19 @@ constexpr std::array<std::pair<std::string_view, CacheOp>, 10> kCacheOps{{
     {"lu", CacheOp::Lu}, {"cv", CacheOp::Cv}, {"nc", CacheOp::Nc}, {"ldg", CacheOp::Nc},
     {"wb", CacheOp::Wb}, {"wt", CacheOp::Wt}}};
 
+constexpr std::array<std::pair<std::string_view, AtomicOp>, kAtomicOpCount> kAtomicOps{{
+    {"unknown", AtomicOp::Unknown}, {"add", AtomicOp::Add}, {"min", AtomicOp::Min}, {"max", AtomicOp::Max},
+    {"inc", AtomicOp::Inc}, {"dec", AtomicOp::Dec}, {"and", AtomicOp::And}, {"or", AtomicOp::Or},
+    {"xor", AtomicOp::Xor}, {"exch", AtomicOp::Exch}, {"cas", AtomicOp::Cas}, {"popc.inc", AtomicOp::PopcInc},
+    {"other", AtomicOp::Other}}};
+
 }  // namespace
+
+std::string_view to_string(AtomicOp a) {
+  for (const auto& [name, value] : kAtomicOps)
+    if (value == a) return name;
+  return "?";
+}
 
 std::string_view to_string(Space s) {
   switch (s) {
@@ -79,5 +91,6 @@ std::string_view to_string(MemoryPath p) {
 std::optional<Space> parse_space(std::string_view t) { return lookup(kSpaces, t); }
 std::optional<Op> parse_op(std::string_view t) { return lookup(kOps, t); }
 std::optional<CacheOp> parse_cache_op(std::string_view t) { return lookup(kCacheOps, t); }
+std::optional<AtomicOp> parse_atomic_op(std::string_view t) { return lookup(kAtomicOps, t); }
 
 }  // namespace warpscope

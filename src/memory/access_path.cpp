@@ -316,12 +316,12 @@ void MemorySystem::Impl::enter_sm(int sm, std::uint64_t issue_round) {
 template <class Port>
 InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int sm, Counters* pc_counters,
                                                     Port& l2port) {
-  auto one = [&](const WarpAccess& part, bool counts_instruction, bool later_pass = false) {
+  auto one = [&](const WarpAccess& part, bool counts_instruction, bool later_pass = false, bool repeat = false) {
     memory::Delta d;
     const InstructionCounts c = sm_side(part, sm, counts_instruction, d, l2port);
-    if (later_pass) {  // the same instruction, request and bytes; every wavefront beyond the first pass's is a conflict
+    if (later_pass) {  // the same instruction and request; every wavefront beyond the first pass's is a conflict
       d.l1.requests = 0;
-      d.l1.bytes_needed = 0;
+      if (repeat) d.l1.bytes_needed = 0;  // the addresses of an earlier pass
       d.shared.instructions = 0;
       d.shared.ideal_wavefronts = 0;
       d.shared.bank_conflicts = d.shared.wavefronts;
@@ -331,8 +331,8 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
     return c;
   };
   // Atomics with lanes on one address: one pass per lane on it (rules/atomic_passes.hpp).
-  if (auto passes = rules::serve_by_passes(rec, arch, [&](const WarpAccess& pass, bool first) {
-        return one(pass, first, !first);
+  if (auto passes = rules::serve_by_passes(rec, arch, [&](const WarpAccess& pass, bool first, bool repeat) {
+        return one(pass, first, !first, repeat);
       }))
     return *passes;
   if (rec.space != Space::Local) return one(rec, true);

@@ -45,6 +45,8 @@ WarpAccess build_pattern(const PatternSpec& s) {
                                  s.base, s.size));
   if (s.base > static_cast<std::uint64_t>(INT64_MAX)) throw InputError(fmt::format("--base {:#x} is too large", s.base));
   check_cache_op(s);
+  if (s.atomic_op != AtomicOp::Unknown && s.op != Op::Atomic && s.op != Op::Reduction)
+    throw InputError(fmt::format("--atomic {} applies to --op atom or red, not {}", to_string(s.atomic_op), to_string(s.op)));
   const LaneExpr expr = LaneExpr::parse(s.index);
 
   WarpAccess a;
@@ -52,6 +54,7 @@ WarpAccess build_pattern(const PatternSpec& s) {
   a.op = s.op;
   a.size = static_cast<std::uint8_t>(s.size);
   a.cache = s.cache;
+  a.atomic_op = s.atomic_op;
   a.active = LaneMask(s.mask);
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!a.active.test(lane)) continue;
@@ -72,6 +75,7 @@ std::string describe(const PatternSpec& s) {
                                 to_string(s.op), s.size, s.size, s.index, s.base);
   if (s.mask != 0xffffffffu) out += fmt::format(", mask {:#010x}", s.mask);
   if (s.cache != CacheOp::Default) out += fmt::format(", cache .{}", to_string(s.cache));
+  if (s.atomic_op != AtomicOp::Unknown) out += fmt::format(", operation {}", to_string(s.atomic_op));
   return out;
 }
 

@@ -16,6 +16,7 @@ struct PatternSpec {
   std::uint64_t base = 0;
   CacheOp cache = CacheOp::Default;
   std::uint32_t mask = 0xffffffffu;
+  AtomicOp atomic_op = AtomicOp::Unknown;  // atomics and reductions only
 };
 
 // Builds the warp record. Throws InputError (LaneExprError for the expression)

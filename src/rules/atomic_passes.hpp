@@ -1,9 +1,11 @@
-// Atomics whose lanes share an address. On the H100 an atomic or reduction is
-// served one lane per address at a time: lanes on the same address go in
-// separate passes, and every pass counts its own set accesses, sectors and L2
-// requests (global) or wavefronts (shared), while different addresses in one
-// word, sector or line still share an access (validation/h100/atomics_probe;
-// arch keys global/shared.serialize_same_address_atomics).
+// Atomics served in passes. On the H100 an atomic or reduction is served one
+// lane per address at a time: lanes on the same address go in separate passes,
+// and every pass counts its own set accesses, sectors and L2 requests (global)
+// or wavefronts (shared), while different addresses in one word, sector or line
+// still share an access (validation/h100/atomics_probe; arch keys
+// global/shared.serialize_same_address_atomics). ATOMS.POPC.INC, one increment
+// per address by the count of its lanes, merges them instead. A compare-and-swap
+// is further served per 64-byte half of a line (global.cas_access_bytes).
 #pragma once
 
 #include <array>
@@ -16,16 +18,26 @@
 
 namespace warpscope::rules {
 
-// Whether `a` is served pass by pass on `arch` (an atomic or reduction of a space whose key is set).
+// Whether `a`'s lanes on one address are served in separate passes on `arch` (an atomic or
+// reduction of a space whose key is set, and an operation that does not merge them).
 bool serializes_same_address(const WarpAccess& a, const ArchSpec& arch);
+
+// Whether `a` is a compare-and-swap served per block of arch.global_cas_access_bytes.
+bool splits_cas_blocks(const WarpAccess& a, const ArchSpec& arch);
 
 // The passes of an atomic: pass p holds the lanes that are the (p + 1)-th, in lane order, on
 // their address. count: the largest number of active lanes on one address (0 with none active).
 struct AtomicPasses {
   int count = 0;
   std::array<std::uint32_t, kWarpSize> lanes{};  // active mask of each pass
+  std::uint32_t repeats = 0;  // bit p: pass p's addresses were all asked for by an earlier pass
 };
 AtomicPasses split_atomic(const WarpAccess& a);
+
+// The passes `a` is served in on `arch`: by same-address rank where the architecture serializes
+// its operation, each then split by CAS block where it splits CAS; one pass of every lane when
+// neither applies.
+AtomicPasses atomic_passes_on(const WarpAccess& a, const ArchSpec& arch);
 
 // Passes of an atomic (split_atomic(a).count).
 int atomic_passes(const WarpAccess& a);
@@ -35,23 +47,24 @@ WarpAccess atomic_pass(const WarpAccess& a, int pass);
 
 // Adds a later pass to the counts of the first: its set accesses, sectors, bytes moved and
 // wavefronts (all bank conflicts: the instruction's ideal is the first pass's); not another
-// request or instruction, and no bytes the first pass did not already need.
-void add_pass(InstructionCounts& total, const InstructionCounts& pass);
+// request or instruction, and, for a repeat, no bytes an earlier pass did not already need.
+void add_pass(InstructionCounts& total, const InstructionCounts& pass, bool repeat = true);
 
-// An atomic served pass by pass on `arch` with more than one pass: `one(pass_access, first)` for
-// each pass, added up (the rules engine and the memory system share this); nullopt otherwise,
-// for the caller to serve the access whole.
+// An atomic served pass by pass on `arch` with more than one pass: `one(pass_access, first,
+// repeat)` for each pass, added up (the rules engine and the memory system share this); nullopt
+// otherwise, for the caller to serve the access whole.
 template <class One>
 std::optional<InstructionCounts> serve_by_passes(const WarpAccess& a, const ArchSpec& arch, One&& one) {
-  if (!serializes_same_address(a, arch)) return std::nullopt;
-  const AtomicPasses passes = split_atomic(a);
+  if (a.op != Op::Atomic && a.op != Op::Reduction) return std::nullopt;
+  const AtomicPasses passes = atomic_passes_on(a, arch);
   if (passes.count <= 1) return std::nullopt;
   WarpAccess pass = a;
   pass.active = LaneMask(passes.lanes[0]);
-  InstructionCounts total = one(pass, true);
+  InstructionCounts total = one(pass, true, false);
   for (int p = 1; p < passes.count; ++p) {
     pass.active = LaneMask(passes.lanes[static_cast<std::size_t>(p)]);
-    add_pass(total, one(pass, false));
+    const bool repeat = ((passes.repeats >> p) & 1u) != 0;
+    add_pass(total, one(pass, false, repeat), repeat);
   }
   return total;
 }

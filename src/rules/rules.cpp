@@ -39,7 +39,7 @@ MemoryPath global_path(const WarpAccess& a, const ArchSpec& arch) {
 
 InstructionCounts analyze(const WarpAccess& a, const ArchSpec& arch, const RulesOptions& options) {
   if (auto passes = rules::serve_by_passes(
-          a, arch, [&](const WarpAccess& pass, bool) { return rules::analyze_at_addresses(pass, arch, options); }))
+          a, arch, [&](const WarpAccess& pass, bool, bool) { return rules::analyze_at_addresses(pass, arch, options); }))
     return *passes;
   if (a.space != Space::Local) return rules::analyze_at_addresses(a, arch, options);
   InstructionCounts total = rules::analyze_at_addresses(rules::local_part(a, 0), arch, options);

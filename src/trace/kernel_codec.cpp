@@ -24,14 +24,20 @@ void put_string(std::string& out, const std::string& s, const char* what) {
   out += s;
 }
 
-// Reads a kernel block body; every failure names the file and the block.
+// Reads a kernel (or atomic operations) block body; every failure names the
+// file and the block.
 class KernelCursor {
  public:
-  KernelCursor(const std::uint8_t* p, std::size_t n, const std::string& file, std::uint64_t offset)
-      : p_(p), end_(p + n), file_(file), offset_(offset) {}
+  KernelCursor(const std::uint8_t* p, std::size_t n, const std::string& file, std::uint64_t offset,
+               const char* block = "kernel block")
+      : p_(p), end_(p + n), file_(file), offset_(offset), block_(block) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw TraceError(fmt::format("{}: bad kernel block at byte {}: {}", file_, offset_, what), offset_);
+    throw TraceError(fmt::format("{}: bad {} at byte {}: {}", file_, block_, offset_, what), offset_);
+  }
+  std::uint8_t byte(const char* what) {
+    if (p_ == end_) fail(fmt::format("expected a byte for {}, found the end of the block", what));
+    return *p_++;
   }
   std::uint64_t u64(const char* what) {
     std::uint64_t v = 0;
@@ -52,12 +58,20 @@ class KernelCursor {
     return s;
   }
   std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
+  // The PC of table entry i: `pc` plus the next delta, PCs strictly increasing.
+  std::uint64_t next_pc(std::uint64_t pc, std::uint64_t i, const char* entry) {
+    const std::uint64_t delta = u64("PC delta");
+    if (i > 0 && delta == 0) fail(fmt::format("{} {}: PCs must increase", entry, i));
+    if (pc + delta < pc) fail(fmt::format("{} {}: PC overflows 64 bits", entry, i));
+    return pc + delta;
+  }
 
  private:
   const std::uint8_t* p_;
   const std::uint8_t* end_;
   const std::string& file_;
   std::uint64_t offset_;
+  const char* block_;
 };
 
 }  // namespace
@@ -118,10 +132,7 @@ KernelInfo decode_kernel(const std::uint8_t* data, std::size_t size, const std::
     c.fail(fmt::format("{} line entries cannot fit in the {} bytes left", nlines, c.left()));
   std::uint64_t pc = 0;
   for (std::uint64_t i = 0; i < nlines; ++i) {
-    const std::uint64_t delta = c.u64("PC delta");
-    if (i > 0 && delta == 0) c.fail(fmt::format("line entry {}: PCs must increase", i));
-    if (pc + delta < pc) c.fail(fmt::format("line entry {}: PC overflows 64 bits", i));
-    pc += delta;
+    pc = c.next_pc(pc, i, "line entry");
     const std::uint64_t f = c.u64("file index");
     if (f >= nfiles) c.fail(fmt::format("line entry {}: file index {} but {} files", i, f, nfiles));
     const std::uint32_t line = c.u32("line number");
@@ -129,6 +140,43 @@ KernelInfo decode_kernel(const std::uint8_t* data, std::size_t size, const std::
   }
   if (c.left() != 0) c.fail(fmt::format("{} unexpected bytes after the line table", c.left()));
   return k;
+}
+
+std::string encode_atomics(const KernelInfo& k) {
+  std::string out;
+  put_varint(out, k.id);
+  std::size_t known = 0;
+  for (const auto& [pc, op] : k.atomics) known += op != AtomicOp::Unknown ? 1 : 0;
+  put_varint(out, known);
+  std::uint64_t prev = 0;
+  for (const auto& [pc, op] : k.atomics) {
+    if (op == AtomicOp::Unknown) continue;  // what a missing entry says
+    put_varint(out, pc - prev);
+    out += static_cast<char>(op);
+    prev = pc;
+  }
+  if (out.size() > kMaxOptionalBlockBytes)
+    throw Error(fmt::format("cannot write a trace: the atomic operations of kernel {} take {} bytes (the limit is {})",
+                            k.id, out.size(), kMaxOptionalBlockBytes));
+  return out;
+}
+
+std::uint32_t decode_atomics(const std::uint8_t* data, std::size_t size, const std::string& file,
+                             std::uint64_t offset, std::map<std::uint64_t, AtomicOp>& into) {
+  KernelCursor c(data, size, file, offset, "atomic operations block");
+  const std::uint32_t id = c.u32("kernel id");
+  const std::uint64_t n = c.u64("entry count");
+  if (n > c.left() / 2) c.fail(fmt::format("{} entries cannot fit in the {} bytes left", n, c.left()));
+  std::uint64_t pc = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    pc = c.next_pc(pc, i, "entry");
+    const std::uint8_t code = c.byte("atomic operation");
+    if (code == 0) c.fail(fmt::format("entry {}: operation code 0 (unknown is never stored)", i));
+    // A code from a newer writer is an atomic all the same: read as `other`.
+    into.emplace_hint(into.end(), pc, code < kAtomicOpCount ? static_cast<AtomicOp>(code) : AtomicOp::Other);
+  }
+  if (c.left() != 0) c.fail(fmt::format("{} unexpected bytes after the entries", c.left()));
+  return id;
 }
 
 void fix_checksums(std::string& bytes) {

@@ -24,7 +24,7 @@ inline constexpr std::size_t kFileHeaderBytes = 8;
 // Block header: u8 type | u8[3] reserved (0) | u32 body size | u64 FNV-1a of
 // header bytes 0..7 followed by the body.
 inline constexpr std::size_t kBlockHeaderBytes = 16;
-enum class BlockType : std::uint8_t { Kernel = 1, Chunk = 2, Footer = 3 };
+enum class BlockType : std::uint8_t { Kernel = 1, Chunk = 2, Footer = 3, Atomics = 0x80 };
 inline constexpr std::uint8_t kOptionalBlockTypes = 0x80;  // types >= 0x80: skipped when unknown
 
 // Limits a reader enforces before allocating (a corrupted length never makes
@@ -128,6 +128,12 @@ class RecordDecoder {
 std::string encode_kernel(const KernelInfo& k);
 // Throws TraceError naming the file and the block offset on malformed input.
 KernelInfo decode_kernel(const std::uint8_t* data, std::size_t size, const std::string& file, std::uint64_t offset);
+// Optional block 0x80: a kernel's PC -> atomic operation table
+// (KernelInfo::atomics), written right after its kernel block when not empty.
+std::string encode_atomics(const KernelInfo& k);
+// Fills `into`; returns the kernel id the block names.
+std::uint32_t decode_atomics(const std::uint8_t* data, std::size_t size, const std::string& file,
+                             std::uint64_t offset, std::map<std::uint64_t, AtomicOp>& into);
 
 // Fuzzing aid: rewrites every block checksum of a native trace in place so
 // that mutated bodies reach the decoders. Stops at the first block it cannot

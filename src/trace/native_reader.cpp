@@ -23,6 +23,7 @@ const char* block_name(std::uint8_t type) {
     case BlockType::Kernel: return "kernel block";
     case BlockType::Chunk: return "chunk";
     case BlockType::Footer: return "footer";
+    case BlockType::Atomics: return "atomic operations block";
   }
   return "optional block";
 }
@@ -137,6 +138,7 @@ class NativeReader final : public TraceSource {
       if (type == static_cast<std::uint8_t>(BlockType::Footer) && size != kFooterBytes)
         fail(at, fmt::format("footer at byte {} declares {} bytes (a footer is {})", at, size, kFooterBytes));
       if (type == static_cast<std::uint8_t>(BlockType::Chunk)) {
+        last_was_kernel_ = false;
         std::unique_ptr<ChunkJob> job = take_job();
         if (!read_body(job->body, at, type, size)) return false;
         job->at = at;
@@ -161,10 +163,13 @@ class NativeReader final : public TraceSource {
       if (sum != load_u64(h + 8))
         fail(at, fmt::format("checksum mismatch in {} at byte {}: stored {:#018x}, computed {:#018x} (the file is "
                              "corrupted)", block_name(type), at, load_u64(h + 8), sum));
+      const bool after_kernel = last_was_kernel_;
+      last_was_kernel_ = type == static_cast<std::uint8_t>(BlockType::Kernel);
       switch (static_cast<BlockType>(type)) {
         case BlockType::Kernel: add_kernel(at, size); break;
         case BlockType::Chunk: break;  // handled above
         case BlockType::Footer: finish(at); return false;
+        case BlockType::Atomics: add_atomics(at, size, after_kernel); break;
       }
     }
   }
@@ -197,6 +202,17 @@ class NativeReader final : public TraceSource {
       fail(at, fmt::format("bad kernel block at byte {}: kernel id {}, expected {} (ids count up from 0)", at, k.id,
                            kernels_.size()));
     kernels_.push_back(std::move(k));
+  }
+
+  // The atomic operations of the kernel declared by the block just before
+  // (nothing in between: a chunk read ahead must not see its kernel change).
+  void add_atomics(std::uint64_t at, std::uint32_t size, bool after_kernel) {
+    std::map<std::uint64_t, AtomicOp> ops;
+    const std::uint32_t id = decode_atomics(block_.data(), size, in_->name(), at, ops);
+    if (!after_kernel || id + 1 != kernels_.size())
+      fail(at, fmt::format("atomic operations block at byte {} names kernel {}; it must directly follow that "
+                           "kernel's block", at, id));
+    kernels_.back().atomics = std::move(ops);
   }
 
   std::unique_ptr<ChunkJob> take_job() {
@@ -347,6 +363,7 @@ class NativeReader final : public TraceSource {
   std::uint64_t chunks_records_ = 0, chunks_ = 0;
   bool ahead_done_ = false;
   bool done_ = false;
+  bool last_was_kernel_ = false;  // the block just read declared a kernel
   TraceSummary summary_;
 };
 

@@ -68,6 +68,8 @@ class NativeWriter final : public TraceSink {
     info.id = kernels_;
     std::string block;
     append_block(block, static_cast<std::uint8_t>(BlockType::Kernel), encode_kernel(info));
+    if (std::any_of(info.atomics.begin(), info.atomics.end(), [](const auto& e) { return e.second != AtomicOp::Unknown; }))
+      append_block(block, static_cast<std::uint8_t>(BlockType::Atomics), encode_atomics(info));
     file_.write(block.data(), block.size());
     file_.flush();
     return kernels_++;

@@ -43,6 +43,7 @@ int pack(const WarpAccess& rec, PackedAccess& out, std::uint64_t* lanes) {
   out.op = rec.op;
   out.size = rec.size;
   out.cache = rec.cache;
+  out.atomic_op = rec.atomic_op;
   out.mask = m;
   out.base = m == 0 ? 0 : rec.addr[static_cast<unsigned>(std::countr_zero(m))];
   out.lanes = nullptr;

@@ -1,7 +1,8 @@
 // Reads the text form (docs/TRACE_FORMAT.md "Text form"): the `wstrace 1`
-// header, then `kernel`, `loc` and `rec` lines. Strict: unknown keys,
+// header, then `kernel`, `loc`, `atomic` and `rec` lines. Strict: unknown keys,
 // repeated keys and out-of-range values are errors naming line and column.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <bit>
 #include <charconv>
@@ -40,8 +41,10 @@ class TextReader final : public TraceSource {
         after_kernel_ = true;
       } else if (what == "loc") {
         parse_loc();
+      } else if (what == "atomic") {
+        parse_atomic();
       } else {
-        lex_.fail(t[0].column, fmt::format("expected kernel, loc or rec, found {}",
+        lex_.fail(t[0].column, fmt::format("expected kernel, loc, atomic or rec, found {}",
                                            shown(t[0].has_key ? t[0].key : t[0].value)));
       }
     }
@@ -107,6 +110,17 @@ class TextReader final : public TraceSource {
   }
 
   // Marks key `index` seen; a repeat is an error.
+  // The index of `tok`'s key among a `what` line's keys; an error naming them all otherwise.
+  template <std::size_t N>
+  unsigned field(const TextToken& tok, const std::string_view (&keys)[N], std::string_view what) const {
+    unsigned key = 0;
+    while (key < N && (!tok.has_key || keys[key] != tok.key)) ++key;
+    if (key == N)
+      lex_.fail(tok.column, fmt::format("unknown {} field {} (known: {})", what,
+                                        shown(tok.has_key ? tok.key : tok.value), fmt::join(keys, ", ")));
+    return key;
+  }
+
   void once(unsigned& seen, unsigned index, const TextToken& t) const {
     if (seen & (1u << index)) lex_.fail(t.column, fmt::format("{} given twice", t.key));
     seen |= 1u << index;
@@ -127,12 +141,7 @@ class TextReader final : public TraceSource {
     unsigned seen = 0;
     for (std::size_t i = 2; i < t.size(); ++i) {
       const TextToken& tok = t[i];
-      unsigned key = 0;
-      while (key < std::size(kKeys) && (!tok.has_key || kKeys[key] != tok.key)) ++key;
-      if (key == std::size(kKeys))
-        lex_.fail(tok.column, fmt::format("unknown kernel field {} (known: name, grid, block, dyn_smem, "
-                                          "static_smem, regs, arch, gpu, source)", shown(tok.has_key ? tok.key
-                                                                                                   : tok.value)));
+      const unsigned key = field(tok, kKeys, "kernel");
       once(seen, key, tok);
       switch (key) {
         case 0: k.name = tok.value; break;
@@ -151,7 +160,7 @@ class TextReader final : public TraceSource {
 
   void parse_loc() {
     const auto& t = lex_.tokens();
-    if (!after_kernel_) lex_.fail(t[0].column, "a loc line must follow its kernel line (or another loc line)");
+    if (!after_kernel_) lex_.fail(t[0].column, "a loc line must follow its kernel line (or its other loc and atomic lines)");
     KernelInfo& k = kernels_.back();
     static constexpr std::string_view kKeys[] = {"k", "pc", "file", "line"};
     unsigned seen = 0;
@@ -159,11 +168,7 @@ class TextReader final : public TraceSource {
     SourceLocation loc;
     for (std::size_t i = 1; i < t.size(); ++i) {
       const TextToken& tok = t[i];
-      unsigned key = 0;
-      while (key < std::size(kKeys) && (!tok.has_key || kKeys[key] != tok.key)) ++key;
-      if (key == std::size(kKeys))
-        lex_.fail(tok.column, fmt::format("unknown loc field {} (known: k, pc, file, line)",
-                                          shown(tok.has_key ? tok.key : tok.value)));
+      const unsigned key = field(tok, kKeys, "loc");
       once(seen, key, tok);
       if (key == 0 && number(tok, UINT32_MAX, "a kernel id") != k.id)
         lex_.fail(tok.value_column, fmt::format("this loc line follows kernel {}", k.id));
@@ -174,6 +179,36 @@ class TextReader final : public TraceSource {
     if (seen != 15) lex_.fail(t[0].column, "a loc line needs k=, pc=, file= and line=");
     if (!k.lines.emplace(pc, std::move(loc)).second)
       lex_.fail(t[0].column, fmt::format("PC {:#x} of kernel {} already has a loc line", pc, k.id));
+  }
+
+  // `atomic k=ID pc=PC op=NAME`: the operation of the atomic at PC.
+  void parse_atomic() {
+    const auto& t = lex_.tokens();
+    if (!after_kernel_)
+      lex_.fail(t[0].column, "an atomic line must follow its kernel line (or its loc and atomic lines)");
+    KernelInfo& k = kernels_.back();
+    static constexpr std::string_view kKeys[] = {"k", "pc", "op"};
+    unsigned seen = 0;
+    std::uint64_t pc = 0;
+    AtomicOp op = AtomicOp::Unknown;
+    for (std::size_t i = 1; i < t.size(); ++i) {
+      const TextToken& tok = t[i];
+      const unsigned key = field(tok, kKeys, "atomic");
+      once(seen, key, tok);
+      if (key == 0 && number(tok, UINT32_MAX, "a kernel id") != k.id)
+        lex_.fail(tok.value_column, fmt::format("this atomic line follows kernel {}", k.id));
+      if (key == 1) pc = number(tok, UINT64_MAX, "a PC");
+      if (key == 2) {
+        const auto parsed = parse_atomic_op(tok.value);
+        if (!parsed || *parsed == AtomicOp::Unknown)
+          lex_.fail(tok.value_column, fmt::format("expected an atomic operation (add, min, max, inc, dec, and, or, "
+                                                  "xor, exch, cas, popc.inc, other), found {}", shown(tok.value)));
+        op = *parsed;
+      }
+    }
+    if (seen != 7) lex_.fail(t[0].column, "an atomic line needs k=, pc= and op=");
+    if (!k.atomics.emplace(pc, op).second)
+      lex_.fail(t[0].column, fmt::format("PC {:#x} of kernel {} already has an atomic line", pc, k.id));
   }
 
   void parse_record(WarpAccess& r) {

@@ -1,5 +1,5 @@
 // Writes the text form: the header line, then one line per kernel (plus one
-// `loc` line per PC -> file:line entry) and one line per record.
+// `loc` line per PC -> file:line entry, an `atomic` line per PC -> atomic operation) and one line per record.
 #include <fmt/format.h>
 
 #include <bit>
@@ -77,6 +77,11 @@ class TextWriter final : public TraceSink {
       line_ += fmt::format("loc k={} pc={:#x} file=", k.id, pc);
       append_string(line_, loc.file);
       line_ += fmt::format(" line={}\n", loc.line);
+      if (line_.size() > (1u << 16)) emit();
+    }
+    for (const auto& [pc, op] : k.atomics) {
+      if (op == AtomicOp::Unknown) continue;  // what a missing line says
+      line_ += fmt::format("atomic k={} pc={:#x} op={}\n", k.id, pc, to_string(op));
       if (line_.size() > (1u << 16)) emit();
     }
     emit();

@@ -5,6 +5,7 @@
 #include <array>
 #include <charconv>
 #include <filesystem>
+#include <utility>
 #include <vector>
 
 #include "warpscope/error.hpp"
@@ -105,6 +106,19 @@ CacheOp cache_op_from_modifiers(std::string_view opcode, Op op) {
   return CacheOp::Default;
 }
 
+AtomicOp atomic_op_from_modifiers(std::string_view opcode) {
+  const auto mods = split_dots(opcode);
+  if (has(mods, "POPC") && has(mods, "INC")) return AtomicOp::PopcInc;
+  if (has(mods, "CAS") || has(mods, "CAST")) return AtomicOp::Cas;  // CAST.SPIN: the shared CAS of sm_5x-6x
+  static constexpr std::pair<std::string_view, AtomicOp> kOps[] = {
+      {"ADD", AtomicOp::Add}, {"FADD", AtomicOp::Add}, {"MIN", AtomicOp::Min}, {"FMIN", AtomicOp::Min},
+      {"MAX", AtomicOp::Max}, {"FMAX", AtomicOp::Max}, {"INC", AtomicOp::Inc}, {"DEC", AtomicOp::Dec},
+      {"AND", AtomicOp::And}, {"OR", AtomicOp::Or},    {"XOR", AtomicOp::Xor},  {"EXCH", AtomicOp::Exch}};
+  for (const auto& [name, op] : kOps)
+    if (has(mods, name)) return op;
+  return AtomicOp::Other;
+}
+
 std::optional<SassInstruction> classify_memory_opcode(std::string_view opcode) {
   const auto base = opcode.substr(0, opcode.find('.'));
   for (const auto& b : kMemoryOpcodes) {
@@ -115,6 +129,7 @@ std::optional<SassInstruction> classify_memory_opcode(std::string_view opcode) {
     ins.op = b.op;
     ins.generic = b.generic;
     ins.cache = cache_op_from_modifiers(opcode, b.op);
+    if (b.op == Op::Atomic || b.op == Op::Reduction) ins.atomic_op = atomic_op_from_modifiers(opcode);
     return ins;
   }
   return std::nullopt;
@@ -138,6 +153,14 @@ SassListing parse_sass_listing(std::string_view text) {
     }
     if (s.starts_with(".text.") && s.back() == ':') {
       auto name = s.substr(6, s.size() - 7);
+      current = &listing.functions[std::string(name)];
+      current->name = std::string(name);
+      line_info.reset();
+      continue;
+    }
+    // cuobjdump -sass: "Function : _Z5plainPKfPf"
+    if (s.starts_with("Function :")) {
+      auto name = trim(s.substr(10));
       current = &listing.functions[std::string(name)];
       current->name = std::string(name);
       line_info.reset();

@@ -22,6 +22,7 @@ struct SassInstruction {
   Space space = Space::Global;  // from the opcode (LD/ST/ATOM/RED: generic, reported as Global)
   Op op = Op::Load;
   CacheOp cache = CacheOp::Default;
+  AtomicOp atomic_op = AtomicOp::Unknown;  // atomics and reductions: from the opcode's modifiers
   bool generic = false;    // LD/ST/ATOM/RED without G/S/L: the address decides the space
   bool predicated = false;  // guarded by @P / @!P
   std::optional<SourceLocation> line;  // from //## File lines (built with -lineinfo)
@@ -45,7 +46,8 @@ struct SassListing {
   }
 };
 
-// Parses `nvdisasm -c [-g]` output. Throws InputError naming the line when an
+// Parses `nvdisasm -c [-g]` output, or `cuobjdump -sass` output (functions
+// introduced by "Function : NAME"). Throws InputError naming the line when an
 // instruction line cannot be read.
 SassListing parse_sass_listing(std::string_view text);
 
@@ -60,6 +62,11 @@ std::optional<SassInstruction> classify_memory_opcode(std::string_view opcode);
 //   .STRONG.SYS -> cv on loads, wt on stores, .STRONG.SM / .STRONG.CTA -> ca;
 //   and the explicit .CI/.CG/.CS/.LU/.CV/.CA/.WT/.WB of older SASS.
 CacheOp cache_op_from_modifiers(std::string_view opcode, Op op);
+
+// The operation an atomic or reduction opcode names: ATOMG.E.CAS -> cas, ATOMS.CAST.SPIN -> cas,
+// ATOMS.POPC.INC -> popc.inc, REDG.E.ADD.F32.FTZ.RN -> add, ATOM.E.EXCH -> exch, ...; other for an
+// atomic whose operation modifier is none of these.
+AtomicOp atomic_op_from_modifiers(std::string_view opcode);
 
 // `cuobjdump -res-usage` per function: registers, static shared memory, local.
 struct ResourceUsage {

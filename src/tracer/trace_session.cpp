@@ -185,8 +185,10 @@ void TraceSession::on_launch(std::string_view payload) {
     if (h.cta_stride > 1) info.source += fmt::format(" (CTAs sampled: 1 in {})", h.cta_stride);
     if (h.graph) info.source += " (CUDA graph node)";
     if (a.sass)
-      for (const auto& [offset, ins] : a.sass->memory)
+      for (const auto& [offset, ins] : a.sass->memory) {
         if (ins.line) info.lines[offset] = *ins.line;
+        if (ins.atomic_op != AtomicOp::Unknown) info.atomics[offset] = ins.atomic_op;
+      }
     stats.kernel = sink_.begin_kernel(std::move(info));
   }
   launches_.push_back(std::move(stats));
@@ -237,9 +239,11 @@ void TraceSession::on_records(std::string_view payload) {
     if (ins) {
       rec.op = ins->op;
       rec.cache = ins->cache;
+      rec.atomic_op = ins->atomic_op;  // also in the kernel's table, which the trace stores
     } else {
       rec.op = op_from_flags(h.flags);
       rec.cache = CacheOp::Default;
+      rec.atomic_op = AtomicOp::Unknown;
       ++stats.without_sass;
     }
     sink_.write(rec);

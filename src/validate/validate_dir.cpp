@@ -16,6 +16,7 @@
 #include "validate/environment.hpp"
 #include "validate/kernel_name.hpp"
 #include "validate/ncu_csv.hpp"
+#include "validate/text_file.hpp"
 #include "validate/tolerances.hpp"
 #include "warpscope/error.hpp"
 #include "warpscope/gpu_models.hpp"
@@ -108,6 +109,15 @@ ValidationReport validate_directory(const fs::path& dir, const ArchDatabase& db,
     ao.memory.gpu_name = gpu.name;
     ao.flush_dirty_at_kernel_end = false;  // ncu does not count the write-back of what stays dirty
     ao.interleave_warps = options.interleave_warps;
+    // The SASS listing beside a trace names its atomics' operations where the trace does not
+    // (traces recorded before warpscope trace stored them).
+    if (const fs::path sass = dir / (app + ".sass"); fs::exists(sass)) {
+      try {
+        ao.atomics_by_kernel = atomic_tables_from_sass(validate::read_text_file(sass));
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: {}", sass.string(), e.what()));
+      }
+    }
     const AnalyzeResult r = analyze_trace(*trace, {&arch}, ao);
     report.memory = r.archs.at(0).memory_description;
     const std::vector<KernelInfo>& kernels = trace->kernels();

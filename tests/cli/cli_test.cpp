@@ -103,12 +103,35 @@ TEST(CliPattern, AtomicPassesAreExplained) {
   auto r = run_cli("pattern --arch sm_70,sm_90 --op atom --index 'lane%4'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("transactions         1      8\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("note: on sm_90 an atomic's lanes that share an address are served one pass each (8 passes"),
+  EXPECT_NE(r.out.find("note: on sm_90 this atomic is served in 8 passes (lanes on one address one pass each;"),
             std::string::npos)
       << r.out;
   auto distinct = run_cli("pattern --arch sm_90 --op atom --index lane");
   ASSERT_EQ(distinct.exit_code, 0) << distinct.err;
   EXPECT_EQ(distinct.out.find("note:"), std::string::npos) << distinct.out;
+  // A coalesced compare-and-swap: two 64-byte halves (validation/h100/atomics_probe, cas4:coalesced).
+  auto cas = run_cli("pattern --arch sm_90 --op atom --atomic cas --index lane");
+  ASSERT_EQ(cas.exit_code, 0) << cas.err;
+  EXPECT_NE(cas.out.find("operation cas"), std::string::npos) << cas.out;
+  EXPECT_NE(cas.out.find("transactions         2\n"), std::string::npos) << cas.out;
+  EXPECT_NE(cas.out.find("served in 2 passes (lanes on one address one pass each, a compare-and-swap per block"),
+            std::string::npos)
+      << cas.out;
+  // Shared: ATOMS.ADD serializes lanes on one address, ATOMS.POPC.INC and an unrecorded operation merge them.
+  auto add = run_cli("pattern --arch sm_90 --space shared --op atom --atomic add --index 'lane%4'");
+  ASSERT_EQ(add.exit_code, 0) << add.err;
+  EXPECT_NE(add.out.find("served in 8 passes"), std::string::npos) << add.out;
+  for (const char* merging : {"popc.inc", "unknown"}) {
+    auto m = run_cli(std::string("pattern --arch sm_90 --space shared --op atom --index 'lane%4' --atomic ") + merging);
+    ASSERT_EQ(m.exit_code, 0) << m.err;
+    EXPECT_EQ(m.out.find("note:"), std::string::npos) << merging << "\n" << m.out;
+  }
+  auto bad = run_cli("pattern --op ld --atomic cas");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--atomic cas applies to --op atom or red, not ld"), std::string::npos) << bad.err;
+  auto unknown = run_cli("pattern --op atom --atomic swap");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("--atomic swap: expected add"), std::string::npos) << unknown.err;
 }
 
 TEST(CliPattern, ExpressionErrorHasACaret) {

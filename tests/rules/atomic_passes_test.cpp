@@ -43,8 +43,50 @@ TEST(AtomicPasses, WhichAccessesAreServedByPasses) {
   EXPECT_TRUE(rules::serializes_same_address(make({Space::Global, Op::Reduction, 8}, [](int) { return 0u; }), sm90));
   EXPECT_FALSE(rules::serializes_same_address(make({Space::Global, Op::Load, 4}, [](int) { return 0u; }), sm90));
   EXPECT_FALSE(rules::serializes_same_address(make({Space::Global, Op::Store, 4}, [](int) { return 0u; }), sm90));
-  EXPECT_FALSE(rules::serializes_same_address(make({Space::Shared, Op::Atomic, 4}, [](int) { return 0u; }), sm90));
   EXPECT_FALSE(rules::serializes_same_address(make(kAtom, [](int) { return 0u; }), arch("sm_70")));  // not measured there
+  // Shared: ATOMS.ADD (and any recorded operation but popc.inc) serializes; an unrecorded one is
+  // counted as the merging ATOMS.POPC.INC (shared.serialize_unknown_atomics = false).
+  WarpAccess shared = make({Space::Shared, Op::Atomic, 4}, [](int) { return 0u; });
+  EXPECT_FALSE(rules::serializes_same_address(shared, sm90));
+  shared.atomic_op = AtomicOp::Add;
+  EXPECT_TRUE(rules::serializes_same_address(shared, sm90));
+  shared.atomic_op = AtomicOp::Max;
+  EXPECT_TRUE(rules::serializes_same_address(shared, sm90));
+  shared.atomic_op = AtomicOp::PopcInc;
+  EXPECT_FALSE(rules::serializes_same_address(shared, sm90));
+  shared.atomic_op = AtomicOp::Add;
+  EXPECT_FALSE(rules::serializes_same_address(shared, arch("sm_70")));
+}
+
+// A compare-and-swap on sm_90 is served per 64-byte half of a line (global.cas_access_bytes;
+// validation/h100/atomics_probe cas4 rows), each half after the same-address passes.
+TEST(AtomicPasses, CompareAndSwapSplitsLinesByHalves) {
+  const ArchSpec& sm90 = arch("sm_90");
+  WarpAccess coalesced = make(kAtom, [](int l) { return 0x1000u + 4u * static_cast<unsigned>(l); });
+  EXPECT_EQ(rules::atomic_passes_on(coalesced, sm90).count, 1);  // an add: one pass
+  coalesced.atomic_op = AtomicOp::Cas;
+  const rules::AtomicPasses halves = rules::atomic_passes_on(coalesced, sm90);
+  ASSERT_EQ(halves.count, 2);
+  EXPECT_EQ(halves.lanes[0], 0x0000ffffu);
+  EXPECT_EQ(halves.lanes[1], 0xffff0000u);
+  EXPECT_EQ(rules::atomic_passes_on(coalesced, arch("sm_70")).count, 1);  // not measured there
+
+  // 4 addresses x 8 lanes in one sector: 8 same-address passes, each in one half.
+  WarpAccess mod4 = make(kAtom, [](int l) { return 0x1000u + 4u * static_cast<unsigned>(l % 4); });
+  mod4.atomic_op = AtomicOp::Cas;
+  EXPECT_EQ(rules::atomic_passes_on(mod4, sm90).count, 8);
+  // Lanes 0 and 1 at +0 and +64 of one line, the rest one line each (cas4:line01): one more pass.
+  WarpAccess line01 = make(kAtom, [](int l) { return l == 1 ? 0x1040u : 0x1000u + 0x1000u * static_cast<unsigned>(l); });
+  line01.atomic_op = AtomicOp::Cas;
+  const rules::AtomicPasses two = rules::atomic_passes_on(line01, sm90);
+  ASSERT_EQ(two.count, 2);
+  EXPECT_EQ(two.lanes[1], 0x2u);
+  // Through the rules engine: 2 set accesses, 4 sectors, one request.
+  const InstructionCounts c = analyze(coalesced, sm90);
+  EXPECT_EQ(c.requests, 1u);
+  EXPECT_EQ(c.transactions, 2u);
+  EXPECT_EQ(c.sectors, 4u);
+  EXPECT_EQ(c.bytes_needed, 128u);
 }
 
 // Through the rules engine: 32 lanes on one address, one request, 32 set accesses and sectors;

@@ -7,6 +7,7 @@
 // +0x300 __ldca; and out[i + 32k] stores: +0x80 __stcs, +0x100 __stcg, +0x180 __stwt.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
 
 #include "trace/trace_test_util.hpp"
@@ -156,6 +157,57 @@ TEST(SassListing, OlderSassSpellsCacheOperatorsOut) {
   EXPECT_EQ(cache_op_from_modifiers("LDG.E.CV", Op::Load), CacheOp::Cv);
   EXPECT_EQ(cache_op_from_modifiers("STG.E.WT", Op::Store), CacheOp::Wt);
   EXPECT_EQ(cache_op_from_modifiers("LDG.E.128.SYS", Op::Load), CacheOp::Default);  // scope only
+}
+
+// The operation of an atomic, from its opcode's modifiers (the spellings of nvdisasm 13.0 on
+// sm_75-sm_120 and of the H100 listings in validation/h100).
+TEST(SassListing, AtomicOperations) {
+  EXPECT_EQ(atomic_op_from_modifiers("ATOMG.E.CAS.STRONG.GPU"), AtomicOp::Cas);
+  EXPECT_EQ(atomic_op_from_modifiers("ATOMS.CAST.SPIN"), AtomicOp::Cas);  // the shared CAS loop
+  EXPECT_EQ(atomic_op_from_modifiers("ATOMS.POPC.INC.32"), AtomicOp::PopcInc);
+  EXPECT_EQ(atomic_op_from_modifiers("ATOMS.ADD"), AtomicOp::Add);
+  EXPECT_EQ(atomic_op_from_modifiers("REDG.E.ADD.F32.FTZ.RN.STRONG.GPU"), AtomicOp::Add);
+  EXPECT_EQ(atomic_op_from_modifiers("ATOMG.E.MAX.S32.STRONG.GPU"), AtomicOp::Max);
+  EXPECT_EQ(atomic_op_from_modifiers("ATOM.E.EXCH.STRONG.GPU"), AtomicOp::Exch);
+  EXPECT_EQ(atomic_op_from_modifiers("ATOMG.E.INC.STRONG.GPU"), AtomicOp::Inc);
+  EXPECT_EQ(atomic_op_from_modifiers("RED.E.XOR.STRONG.GPU"), AtomicOp::Xor);
+  EXPECT_EQ(atomic_op_from_modifiers("ATOMG.E.STRONG.GPU"), AtomicOp::Other);
+  for (const char* arch : {"sm_75", "sm_90", "sm_120"}) {
+    const SassListing listing = parse_sass_listing(read_data(std::string("cacheops_") + arch + ".sass"));
+    const SassFunction* f = listing.function(kKernel);
+    ASSERT_NE(f, nullptr);
+    std::map<Op, AtomicOp> seen;
+    for (const auto& [offset, ins] : f->memory) {
+      if (ins.op == Op::Load || ins.op == Op::Store) EXPECT_EQ(ins.atomic_op, AtomicOp::Unknown) << ins.opcode;
+      else seen[ins.op] = ins.atomic_op;
+    }
+    // atomicAdd(cnt, 1) is a REDG.E.ADD; atomicAdd(&sh[0], 1.0f) a CAS loop.
+    EXPECT_EQ(seen, (std::map<Op, AtomicOp>{{Op::Atomic, AtomicOp::Cas}, {Op::Reduction, AtomicOp::Add}})) << arch;
+  }
+}
+
+// cuobjdump -sass names each function on a "Function : NAME" line (validation/<gpu>/*.sass).
+TEST(SassListing, CuobjdumpListingsToo) {
+  const std::string text =
+      "\tcode for sm_90\n\t.target\tsm_90\n\n"
+      "\t\tFunction : _Z4cas4PiS_\n"
+      "\t.headerflags\t@\"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)\"\n"
+      "        /*0000*/                   LDC R1, c[0x0][0x28] ;                      /* 0x00000a00ff017b82 */\n"
+      "                                                                              /* 0x000fe20000000800 */\n"
+      "        /*0090*/                   ATOMG.E.CAS.STRONG.GPU PT, R3, [R2], R6, R7 ; /* 0x00000006020373a9 */\n"
+      "\t\tFunction : _Z4histPi\n"
+      "        /*0230*/                   ATOMS.POPC.INC.32 RZ, [R7+UR4] ;            /* 0x0000000007ff7f8c */\n";
+  const SassListing listing = parse_sass_listing(text);
+  EXPECT_EQ(listing.arch, "sm_90");
+  ASSERT_EQ(listing.functions.size(), 2u);
+  const SassInstruction* cas = listing.function("_Z4cas4PiS_")->at(0x90);
+  ASSERT_NE(cas, nullptr);
+  EXPECT_EQ(cas->atomic_op, AtomicOp::Cas);
+  EXPECT_EQ(listing.function("_Z4cas4PiS_")->memory.size(), 1u);
+  const SassInstruction* inc = listing.function("_Z4histPi")->at(0x230);
+  ASSERT_NE(inc, nullptr);
+  EXPECT_EQ(inc->space, Space::Shared);
+  EXPECT_EQ(inc->atomic_op, AtomicOp::PopcInc);
 }
 
 TEST(SassListing, BadInstructionLineNamesTheLine) {

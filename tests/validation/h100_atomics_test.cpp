@@ -1,14 +1,18 @@
 // One warp's atomic whose lanes share addresses, words, sectors or lines, against Nsight Compute
 // on the H100 (validation/h100/atomics_probe, 84 launches; validation/kernels/atomics_probe says
 // what each pattern is): lanes on one address are served in separate passes, each counting its
-// own set accesses, sectors and L2 requests (global.serialize_same_address_atomics on sm_90), and
-// shared ATOMS.ADD does the same with wavefronts (measured, not applied: shared.serialize...).
+// own set accesses, sectors and L2 requests (global.serialize_same_address_atomics on sm_90),
+// shared ATOMS.ADD does the same with wavefronts (shared.serialize_same_address_atomics), and a
+// compare-and-swap is served per 64-byte half of a line (global.cas_access_bytes). Each kernel's
+// operation comes from the probe's SASS (sass.txt), as validate reads it beside a trace.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
+#include "analyze/analyzer.hpp"
 #include "test_support.hpp"
+#include "trace/trace_test_util.hpp"
 #include "validation/csv_table.hpp"
 #include "warpscope/memory_system.hpp"
 
@@ -62,13 +66,33 @@ std::vector<Launch> launches() {
   return out;
 }
 
+// The operation of the probe kernel `op` (atom4, cas4, satom4, ...), from its SASS listing.
+AtomicOp operation_of(const std::string& op) {
+  static const AtomicTables tables =
+      atomic_tables_from_sass(read_bytes(WARPSCOPE_SOURCE_DIR "/validation/h100/atomics_probe/sass.txt"));
+  for (const auto& [name, table] : tables)
+    if (name.find("::" + op + "(") != std::string::npos) return table.begin()->second;
+  ADD_FAILURE() << "no SASS for " << op;
+  return AtomicOp::Unknown;
+}
+
 WarpAccess access_of(const Launch& l) {
   const bool shared = l.op == "satom4";
   const int size = l.op == "atom8" || l.op == "red8" ? 8 : 4;
   const Op op = l.op.rfind("red", 0) == 0 ? Op::Reduction : Op::Atomic;
   const std::uint64_t base = shared ? 0 : 0x7f0000000000ull;  // the probe's buffer is 4 KB aligned
-  return make({shared ? Space::Shared : Space::Global, op, static_cast<unsigned>(size)},
-              [&](int lane) { return base + static_cast<std::uint64_t>(offset(l.pattern, lane, size)); });
+  WarpAccess a = make({shared ? Space::Shared : Space::Global, op, static_cast<unsigned>(size)},
+                      [&](int lane) { return base + static_cast<std::uint64_t>(offset(l.pattern, lane, size)); });
+  a.atomic_op = operation_of(l.op == "gather" ? "gather_max" : l.op);
+  return a;
+}
+
+TEST(H100Atomics, TheListingNamesEachOperation) {
+  EXPECT_EQ(operation_of("atom4"), AtomicOp::Add);
+  EXPECT_EQ(operation_of("red8"), AtomicOp::Add);
+  EXPECT_EQ(operation_of("max4"), AtomicOp::Max);
+  EXPECT_EQ(operation_of("cas4"), AtomicOp::Cas);
+  EXPECT_EQ(operation_of("satom4"), AtomicOp::Add);
 }
 
 // The counters of one record on a fresh sm_90 model.
@@ -129,44 +153,56 @@ TEST(H100Atomics, WithoutPassesTheModelMissesTheDuplicates) {
 }
 
 // atomicCAS (ATOMG.E.CAS): a line's lanes in both 64-byte halves take two set accesses and two L2
-// requests (coalesced: 2 for one line; line01: lanes 0 and 1 at +0 and +64: 32 for 31 lines).
-// The record does not say which atomics are CAS, so the model counts them as the others: it
-// matches every other pattern and misses these two by one access each.
-TEST(H100Atomics, CasSplitsALineByHalvesWhichTheRecordCannotTell) {
+// requests (coalesced: 2 for one line; line01: lanes 0 and 1 at +0 and +64: 32 for 31 lines); every
+// one of the 12 patterns matches once the model knows the operation. Without it (a trace that
+// does not record it) a CAS counts as an add and misses those two by one access each.
+TEST(H100Atomics, CasIsServedPerHalfLine) {
   const ArchSpec& sm90 = arch("sm_90");
   std::map<std::string, double> short_by;
+  int compared = 0;
   for (const auto& l : launches()) {
     if (l.op != "cas4") continue;
-    const Counters c = replay(sm90, access_of(l));
+    WarpAccess a = access_of(l);
+    ASSERT_EQ(a.atomic_op, AtomicOp::Cas);
+    const Counters c = replay(sm90, a);
     const double hw = l.hw.at("l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom.sum");
+    EXPECT_EQ(c.global_atom.transactions, hw) << l.pattern;
     EXPECT_EQ(c.global_atom.sectors, l.hw.at("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum")) << l.pattern;
-    EXPECT_EQ(hw, l.hw.at("lts__t_requests_srcunit_tex_op_atom.sum")) << l.pattern;
-    if (static_cast<double>(c.global_atom.transactions) != hw) short_by[l.pattern] = hw - static_cast<double>(c.global_atom.transactions);
-  }
-  EXPECT_EQ(short_by, (std::map<std::string, double>{{"coalesced", 1}, {"line01", 1}}));
-}
-
-// Shared ATOMS.ADD: lanes on one address take a wavefront each (no broadcast), which the model
-// reproduces with shared.serialize_same_address_atomics on; sm_90 keeps it off, because
-// ATOMS.POPC.INC (atomicAdd(&s[i], 1) with the result unused) merges them and a trace cannot tell
-// the two apart (the suite's r_histogram256_shared_atomics matches only with it off).
-TEST(H100Atomics, SharedAddSerializesSameAddressLanes) {
-  ArchSpec serialized = arch("sm_90");
-  EXPECT_FALSE(serialized.shared_atomics_serialize);
-  serialized.shared_atomics_serialize = true;
-  int compared = 0, differ_off = 0;
-  for (const auto& l : launches()) {
-    if (l.op != "satom4") continue;
-    const Counters on = replay(serialized, access_of(l));
-    EXPECT_EQ(on.shared_atom.wavefronts, l.hw.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")) << l.pattern;
-    EXPECT_EQ(on.shared_atom.bank_conflicts, l.hw.at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum")) << l.pattern;
-    if (static_cast<double>(replay(arch("sm_90"), access_of(l)).shared_atom.wavefronts) !=
-        l.hw.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"))
-      ++differ_off;
+    EXPECT_EQ(c.l2_atom_requests, l.hw.at("lts__t_requests_srcunit_tex_op_atom.sum")) << l.pattern;
+    EXPECT_EQ(c.l2_atom_sectors, l.hw.at("lts__t_sectors_srcunit_tex_op_atom.sum")) << l.pattern;
+    EXPECT_EQ(c.global_atom.requests, 1u) << l.pattern;
+    a.atomic_op = AtomicOp::Unknown;
+    const Counters unknown = replay(sm90, a);
+    if (static_cast<double>(unknown.global_atom.transactions) != hw)
+      short_by[l.pattern] = hw - static_cast<double>(unknown.global_atom.transactions);
     ++compared;
   }
   EXPECT_EQ(compared, 12);
-  EXPECT_EQ(differ_off, 6);
+  EXPECT_EQ(short_by, (std::map<std::string, double>{{"coalesced", 1}, {"line01", 1}}));
+}
+
+// Shared ATOMS.ADD: lanes on one address take a wavefront each (no broadcast), as the model counts
+// it on sm_90 once it knows the operation. A trace that does not record it is counted as the
+// merging ATOMS.POPC.INC (atomicAdd(&s[i], 1) with the result unused; the suite's
+// r_histogram256_shared_atomics matches only so): 6 of the 12 patterns then differ.
+TEST(H100Atomics, SharedAddSerializesSameAddressLanes) {
+  const ArchSpec& sm90 = arch("sm_90");
+  int compared = 0, differ_unknown = 0;
+  for (const auto& l : launches()) {
+    if (l.op != "satom4") continue;
+    WarpAccess a = access_of(l);
+    const Counters on = replay(sm90, a);
+    EXPECT_EQ(on.shared_atom.wavefronts, l.hw.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")) << l.pattern;
+    EXPECT_EQ(on.shared_atom.bank_conflicts, l.hw.at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum")) << l.pattern;
+    a.atomic_op = AtomicOp::Unknown;
+    const std::uint64_t merged = replay(sm90, a).shared_atom.wavefronts;
+    if (static_cast<double>(merged) != l.hw.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")) ++differ_unknown;
+    a.atomic_op = AtomicOp::PopcInc;
+    EXPECT_EQ(replay(sm90, a).shared_atom.wavefronts, merged) << l.pattern;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 12);
+  EXPECT_EQ(differ_unknown, 6);
 }
 
 // The suite's random atomicMax gather (g_atom_max4_ret_gather: 2,048 warp instructions whose

@@ -60,9 +60,8 @@ REASONS = [
       "lts__t_requests_srcunit_tex_op_atom", "lts__t_sectors_srcunit_tex_op_atom"),
      "atomics: the model serves lanes on one address in separate passes, each with its own set accesses, "
      "sectors and L2 requests, as one warp's atomics are served on the H100 (validation/h100/atomics_probe: "
-     "60 single-warp add, max and reduction launches, exact). atomicCAS also splits a line's lanes by "
-     "64-byte halves (one coalesced CAS: 2 set accesses and 2 L2 requests, 4 sectors), which the model "
-     "cannot do because a trace does not record which atomics are CAS. The random atomicMax gather of "
+     "60 single-warp add, max and reduction launches, exact), and a compare-and-swap per 64-byte half "
+     "of a line (global.cas_access_bytes, from the operation the SASS listing names). The random atomicMax gather of "
      "2,048 warps takes 37 set accesses (and L2 requests) and 11 sectors more than its passes (65,121 / "
      "65,447 in every run, and the same when one warp alone issues all 2,048 instructions: a rule of "
      "single instructions that the probe's patterns do not show; not explained)"),
