@@ -98,6 +98,9 @@ TEST_F(TraceSessionTest, RecordsBecomeWarpAccessesWithSassCacheOperators) {
   EXPECT_EQ(k.gpu, "NVIDIA H100 80GB HBM3");
   ASSERT_TRUE(k.lines.count(0x230));  // -lineinfo: PC -> source line
   EXPECT_EQ(k.lines.at(0x230).file, "tests/tracer/data/cacheops.cu");
+  // The atomics' operations, from the listing, stored with the kernel (REDG.E.ADD; the shared
+  // atomicAdd of a float is a CAS loop, ATOMS.CAST.SPIN).
+  EXPECT_EQ(k.atomics, (std::map<std::uint64_t, AtomicOp>{{0x3e0, AtomicOp::Add}, {0x580, AtomicOp::Cas}}));
   EXPECT_EQ(dis.calls, 1);
 
   ASSERT_EQ(t.records.size(), 4u);
@@ -148,6 +151,7 @@ TEST_F(TraceSessionTest, WithoutNvdisasmTheFlagsGiveTheOperation) {
   EXPECT_EQ(t.records[0].cache, CacheOp::Default);
   EXPECT_EQ(t.records[1].op, Op::Atomic);  // READ|WRITE
   EXPECT_EQ(t.records[3].op, Op::Store);
+  EXPECT_TRUE(t.kernels.at(0).atomics.empty());  // operations unknown
   EXPECT_EQ(launches[0].without_sass, 4u);
   ASSERT_FALSE(warnings.empty());
   EXPECT_NE(warnings[0].find("nvdisasm"), std::string::npos);

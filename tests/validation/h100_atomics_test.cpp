@@ -242,5 +242,47 @@ TEST(H100Atomics, TheGatherResidualIsPerInstruction) {
   EXPECT_EQ(shapes, 3);
 }
 
+// The probe traced with `warpscope trace` on the H100 (atomics_probe.wst, 2026-11-25; the same 107
+// launches in the same order as summary.csv): the trace records each atomic's operation from the
+// SASS, and replayed as `warpscope analyze` does, every launch's atomic counters equal Nsight
+// Compute's, the gather's known residual aside (37 set accesses and L2 requests, 11 sectors).
+TEST(H100Atomics, TheTracedProbeMatchesEveryLaunch) {
+  auto trace = open_trace(WARPSCOPE_SOURCE_DIR "/validation/h100/atomics_probe/atomics_probe.wst");
+  const AnalyzeResult r = analyze_trace(*trace, {&arch("sm_90")}, AnalyzeOptions{});
+  const auto& kernels = r.archs.at(0).kernels;
+  const auto all = launches();
+  ASSERT_EQ(kernels.size(), all.size());
+  int exact = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const Launch& l = all[i];
+    const KernelInfo& info = trace->kernels().at(i);
+    const std::string what = l.op + ":" + l.pattern;
+    ASSERT_NE(info.name.find(l.op == "gather" ? "gather_max" : l.op), std::string::npos) << what << " " << info.name;
+    ASSERT_EQ(info.atomics.size(), l.op == "gather" ? 5u : 1u) << what;  // the gather unrolls 5 ATOMG.E.MAX
+    EXPECT_EQ(info.atomics.begin()->second, operation_of(l.op == "gather" ? "gather_max" : l.op)) << what;
+    const Counters& c = kernels[i].counters;
+    if (l.op == "satom4") {
+      EXPECT_EQ(c.shared_atom.wavefronts, l.hw.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")) << what;
+      EXPECT_EQ(c.shared_atom.bank_conflicts, l.hw.at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum")) << what;
+      ++exact;
+      continue;
+    }
+    const bool red = l.op.rfind("red", 0) == 0;
+    const std::string k = red ? "red" : "atom";
+    const double residual_accesses = l.op == "gather" ? 37 : 0, residual_sectors = l.op == "gather" ? 11 : 0;
+    EXPECT_EQ(c.global_atom.requests, l.hw.at("l1tex__t_requests_pipe_lsu_mem_global_op_" + k + ".sum")) << what;
+    EXPECT_EQ(c.global_atom.transactions + residual_accesses,
+              l.hw.at("l1tex__t_set_accesses_pipe_lsu_mem_global_op_" + k + ".sum")) << what;
+    EXPECT_EQ(c.global_atom.sectors + residual_sectors, l.hw.at("l1tex__t_sectors_pipe_lsu_mem_global_op_" + k + ".sum"))
+        << what;
+    EXPECT_EQ((red ? c.l2_red_requests : c.l2_atom_requests) + residual_accesses,
+              l.hw.at("lts__t_requests_srcunit_tex_op_" + k + ".sum")) << what;
+    EXPECT_EQ((red ? c.l2_red_sectors : c.l2_atom_sectors) + residual_sectors,
+              l.hw.at("lts__t_sectors_srcunit_tex_op_" + k + ".sum")) << what;
+    if (l.op != "gather") ++exact;
+  }
+  EXPECT_EQ(exact, 104);
+}
+
 }  // namespace
 }  // namespace warpscope::test
