@@ -34,6 +34,8 @@
 //   grid    256 CTAs of 256 threads, one atomic each (the suite's launch)
 //   cta     one CTA of 256 threads, 256 atomics each (8 warps on one SM)
 //   serial  one warp, 2,048 atomics per lane (no other warp at all)
+//   warpJ   one warp executing only the grid's warp instruction J (0-2047): which instructions
+//           take the set accesses beyond the model's passes
 // Prints "launch CONFIG" per launch (probe_summary.py joins them with ncu's rows).
 //
 // Build: nvcc -O3 -arch=sm_90 -o atomics_probe atomics_probe.cu
@@ -158,6 +160,9 @@ int main(int argc, char** argv) {
             if (pat == "grid") gather_max<<<256, 256>>>(g_acc, g_idx, g_out, 1);
             else if (pat == "cta") gather_max<<<1, 256>>>(g_acc, g_idx, g_out, 256);
             else if (pat == "serial") gather_max<<<1, 32>>>(g_acc, g_idx, g_out, 2048);
+            else if (pat.rfind("warp", 0) == 0 && std::atoi(pat.c_str() + 4) >= 0 && std::atoi(pat.c_str() + 4) < 2048)
+                gather_max<<<1, 32>>>(g_acc, g_idx + 32 * std::atoi(pat.c_str() + 4),
+                                      g_out + 32 * std::atoi(pat.c_str() + 4), 1);
             else { std::fprintf(stderr, "unknown gather shape %s\n", pat.c_str()); return 2; }
             CK(cudaGetLastError());
             CK(cudaDeviceSynchronize());
