@@ -91,6 +91,7 @@ struct ArchRun {
       p.pc = rec.pc;
       p.space = rec.space;
       p.op = rec.op;
+      p.atomic_op = rec.atomic_op;
       p.size = rec.size;
       pcs.push_back(p);
     }

@@ -54,6 +54,7 @@ struct PcCounters {
   std::uint64_t pc = 0;
   Space space = Space::Global;
   Op op = Op::Load;
+  AtomicOp atomic_op = AtomicOp::Unknown;  // atomics: the operation the trace (or --sass) names
   std::uint8_t size = 0;
   Counters counters;
   std::uint64_t executions = 0;

@@ -114,7 +114,9 @@ std::string top_table(const AnalyzeResult& r, const TraceSource& trace, int top)
     const KernelInfo* k = trace.kernel(p.kernel);
     std::vector<std::string> row{std::to_string(++rank), k ? k->name : std::to_string(p.kernel), fmt::format("{:#x}", p.pc),
                                  source_of(k, p.pc),
-                                 fmt::format("{} {} {} B", to_string(p.space), to_string(p.op), p.size),
+                                 fmt::format("{} {}{}{} {} B", to_string(p.space), to_string(p.op),
+                                             p.atomic_op == AtomicOp::Unknown ? "" : ".",
+                                             p.atomic_op == AtomicOp::Unknown ? "" : to_string(p.atomic_op), p.size),
                                  std::to_string(p.executions)};
     // Same PC on the other architectures: the pcs vectors are filled in the same order.
     for (const auto& a : r.archs) row.push_back(fmt::format("{}", a.pcs[i].bytes_wasted()));
@@ -184,6 +186,9 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
       const KernelInfo* k = trace.kernel(p->kernel);
       ja["top"].push_back({{"kernel", p->kernel}, {"pc", p->pc}, {"source", source_of(k, p->pc)},
                            {"space", std::string(to_string(p->space))}, {"op", std::string(to_string(p->op))},
+                           {"atomic_op", p->op == Op::Atomic || p->op == Op::Reduction
+                                             ? nlohmann::json(std::string(to_string(p->atomic_op)))
+                                             : nlohmann::json(nullptr)},
                            {"size", p->size}, {"executions", p->executions}, {"bytes_needed", p->bytes_needed},
                            {"bytes_moved", p->bytes_moved}, {"bytes_wasted", p->bytes_wasted()}});
     }

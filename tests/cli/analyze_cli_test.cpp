@@ -29,6 +29,40 @@ TEST(CliAnalyze, SideBySideWithProfilerNames) {
   EXPECT_TRUE(r.err.empty()) << "no progress bar when stderr is not a terminal: " << r.err;
 }
 
+// The atomics' operations: from the trace (the probe traced on the H100 records them) or from a
+// SASS listing (--sass) for a trace that does not; shown in the top list and in JSON.
+TEST(CliAnalyze, AtomicOperationsFromTheTraceOrASassListing) {
+  const std::string probe = WARPSCOPE_SOURCE_DIR "/validation/h100/atomics_probe/atomics_probe.wst";
+  const auto json = temp("atomics.json");
+  auto r = run_cli("analyze " + probe + " --arch sm_90 --kernel cas4 --top 1 --json " + json.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["archs"][0]["top"].size(), 1u);
+  EXPECT_EQ(j["archs"][0]["top"][0]["atomic_op"], "cas");
+  auto text = run_cli("analyze " + probe + " --arch sm_90 --kernel cas4 --top 1");
+  EXPECT_NE(text.out.find("global atom.cas 4 B"), std::string::npos) << text.out;
+  std::filesystem::remove(json);
+
+  // A trace without the table: the suite's global_rules, with and without its listing.
+  const std::string suite = WARPSCOPE_SOURCE_DIR "/validation/h100/suite/";
+  const std::string cas = " --arch sm_90 --kernel g_atom_cas4 --top 1";
+  auto bare = run_cli("analyze " + suite + "global_rules.wst" + cas);
+  ASSERT_EQ(bare.exit_code, 0) << bare.err;
+  EXPECT_NE(bare.out.find("global atom 4 B"), std::string::npos) << bare.out;
+  auto listed = run_cli("analyze " + suite + "global_rules.wst" + cas + " --sass " + suite + "global_rules.sass");
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("global atom.cas 4 B"), std::string::npos) << listed.out;
+  EXPECT_TRUE(listed.err.empty()) << listed.err;
+  // The listing of another program: said, not silently ignored.
+  auto other = run_cli("analyze " + suite + "global_rules.wst" + cas + " --sass " + suite + "realistic.sass");
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_NE(other.err.find("no function with atomics there is a kernel of this trace"), std::string::npos) << other.err;
+  auto missing = run_cli("analyze " + suite + "global_rules.wst" + cas + " --sass /nonexistent/x.sass");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("--sass /nonexistent/x.sass: "), std::string::npos) << missing.err;
+}
+
 TEST(CliAnalyze, JsonAndCsvFiles) {
   const auto json = temp("out.json"), csv = temp("out.csv");
   auto r = run_cli("analyze " + kTrace + " --arch sm_90 --json " + json.string() + " --csv " + csv.string());
