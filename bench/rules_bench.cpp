@@ -21,7 +21,8 @@ const ArchSpec& spec(const char* name) {
 enum class Shape { Coalesced, Strided, Scattered, EightWords };  // EightWords: lane l at word l % 8
 
 // 1024 distinct warp records, cycled, so the loop sees varying addresses.
-std::vector<WarpAccess> make_records(Shape shape, Space space, unsigned size, Op op) {
+std::vector<WarpAccess> make_records(Shape shape, Space space, unsigned size, Op op,
+                                     AtomicOp atomic_op = AtomicOp::Unknown) {
   std::mt19937_64 rng(42);
   std::vector<WarpAccess> out(1024);
   std::uint64_t base = 0x100000;
@@ -29,6 +30,7 @@ std::vector<WarpAccess> make_records(Shape shape, Space space, unsigned size, Op
     a.space = space;
     a.op = op;
     a.size = static_cast<std::uint8_t>(size);
+    a.atomic_op = atomic_op;
     for (int l = 0; l < kWarpSize; ++l) {
       const auto lane = static_cast<std::uint64_t>(l);
       std::uint64_t addr = 0;
@@ -46,8 +48,9 @@ std::vector<WarpAccess> make_records(Shape shape, Space space, unsigned size, Op
   return out;
 }
 
-void run(benchmark::State& state, const char* arch, Shape shape, Space space, unsigned size, Op op = Op::Load) {
-  const auto records = make_records(shape, space, size, op);
+void run(benchmark::State& state, const char* arch, Shape shape, Space space, unsigned size, Op op = Op::Load,
+         AtomicOp atomic_op = AtomicOp::Unknown) {
+  const auto records = make_records(shape, space, size, op, atomic_op);
   const ArchSpec& a = spec(arch);
   std::size_t i = 0;
   for (auto _ : state) {
@@ -79,5 +82,10 @@ WARPSCOPE_BENCH(sm35_shared_coalesced_8B, "sm_35", Coalesced, Shared, 8);
 BENCHMARK_CAPTURE(run, sm90_global_atomic_coalesced_4B, "sm_90", Shape::Coalesced, Space::Global, 4, Op::Atomic);
 BENCHMARK_CAPTURE(run, sm90_global_atomic_scattered_4B, "sm_90", Shape::Scattered, Space::Global, 4, Op::Atomic);
 BENCHMARK_CAPTURE(run, sm90_global_atomic_8words_4B, "sm_90", Shape::EightWords, Space::Global, 4, Op::Atomic);
+// A compare-and-swap, served per 64-byte half of a line; shared ATOMS.ADD, pass by pass.
+BENCHMARK_CAPTURE(run, sm90_global_cas_coalesced_4B, "sm_90", Shape::Coalesced, Space::Global, 4, Op::Atomic, AtomicOp::Cas);
+BENCHMARK_CAPTURE(run, sm90_global_cas_scattered_4B, "sm_90", Shape::Scattered, Space::Global, 4, Op::Atomic, AtomicOp::Cas);
+BENCHMARK_CAPTURE(run, sm90_shared_atomic_add_8words_4B, "sm_90", Shape::EightWords, Space::Shared, 4, Op::Atomic, AtomicOp::Add);
+BENCHMARK_CAPTURE(run, sm90_shared_atomic_popc_8words_4B, "sm_90", Shape::EightWords, Space::Shared, 4, Op::Atomic, AtomicOp::PopcInc);
 
 }  // namespace

@@ -94,11 +94,11 @@ std::string kernel_table(const AnalyzeResult& r, std::size_t k, bool all) {
 
 std::string top_table(const AnalyzeResult& r, const TraceSource& trace, int top) {
   if (r.archs.empty() || top <= 0) return "";
-  // Rank by bytes wasted on the first architecture.
+  // Rank by bytes wasted on the first architecture; ties in the order instructions first ran (stable).
   const auto& first = r.archs.front();
   std::vector<std::size_t> order(first.pcs.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return first.pcs[a].bytes_wasted() > first.pcs[b].bytes_wasted();
   });
   if (order.size() > static_cast<std::size_t>(top)) order.resize(static_cast<std::size_t>(top));
@@ -179,7 +179,7 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
     }
     std::vector<const PcCounters*> pcs;
     for (const auto& p : a.pcs) pcs.push_back(&p);
-    std::sort(pcs.begin(), pcs.end(), [](auto* x, auto* y) { return x->bytes_wasted() > y->bytes_wasted(); });
+    std::stable_sort(pcs.begin(), pcs.end(), [](auto* x, auto* y) { return x->bytes_wasted() > y->bytes_wasted(); });
     if (pcs.size() > static_cast<std::size_t>(std::max(top, 0))) pcs.resize(static_cast<std::size_t>(std::max(top, 0)));
     ja["top"] = nlohmann::json::array();
     for (const auto* p : pcs) {
