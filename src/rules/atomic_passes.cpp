@@ -43,34 +43,53 @@ bool splits_cas_blocks(const WarpAccess& a, const ArchSpec& arch) {
          arch.global_cas_access_bytes < arch.l1_line;
 }
 
-AtomicPasses atomic_passes_on(const WarpAccess& a, const ArchSpec& arch) {
-  AtomicPasses passes;
-  if (serializes_same_address(a, arch)) {
-    passes = split_atomic(a);
-  } else {
-    passes.count = a.active.none() ? 0 : 1;
-    passes.lanes[0] = a.active.bits();
-  }
-  if (!splits_cas_blocks(a, arch) || passes.count == 0) return passes;
-  // Each pass's lanes by block of the line: every lane is in one pass, so at most 32 passes remain.
-  const auto block_bytes = static_cast<std::uint64_t>(arch.global_cas_access_bytes);
+namespace {
+
+// Every lane in one pass (an atomic whose same-address lanes are not served apart).
+AtomicPasses one_pass(const WarpAccess& a) {
+  AtomicPasses p;
+  p.count = a.active.none() ? 0 : 1;
+  p.lanes[0] = a.active.bits();
+  return p;
+}
+
+// Splits each pass by block of arch.global_cas_access_bytes within the line, in place. Every lane
+// is in one pass, so at most 32 passes remain.
+void split_by_cas_blocks(const WarpAccess& a, const ArchSpec& arch, AtomicPasses& passes) {
+  // Powers of two (arch_file.cpp checks them): a shift, not a division per lane.
+  const auto block_shift = static_cast<unsigned>(std::countr_zero(static_cast<unsigned>(arch.global_cas_access_bytes)));
   const auto line_bytes = static_cast<std::uint64_t>(arch.l1_line);
-  const auto blocks = static_cast<unsigned>(line_bytes / block_bytes);  // at most 128 / 8
-  AtomicPasses split;
-  for (int p = 0; p < passes.count; ++p) {
-    std::array<std::uint32_t, 16> by_block{};
-    for (std::uint32_t lanes = passes.lanes[static_cast<std::size_t>(p)]; lanes != 0; lanes &= lanes - 1) {
-      const auto l = static_cast<unsigned>(std::countr_zero(lanes));
-      by_block[static_cast<std::size_t>((a.addr[l] & (line_bytes - 1)) / block_bytes)] |= 1u << l;
-    }
-    const bool repeat = ((passes.repeats >> p) & 1u) != 0;
+  const auto blocks = static_cast<unsigned>(line_bytes >> block_shift);  // at most 128 / 8
+  // Each lane's block, then each block's lanes as a mask: compares the compiler vectorises.
+  std::array<std::uint8_t, kWarpSize> block{};
+  for (unsigned l = 0; l < kWarpSize; ++l) block[l] = static_cast<std::uint8_t>((a.addr[l] & (line_bytes - 1)) >> block_shift);
+  std::array<std::uint32_t, 16> in_block{};
+  for (unsigned b = 0; b < blocks; ++b) {
+    std::uint32_t m = 0;
+    for (unsigned l = 0; l < kWarpSize; ++l) m |= static_cast<std::uint32_t>(block[l] == b) << l;
+    in_block[b] = m;
+  }
+  const AtomicPasses by_rank = passes;
+  passes.count = 0;
+  passes.repeats = 0;
+  for (int p = 0; p < by_rank.count; ++p) {
+    const std::uint32_t lanes = by_rank.lanes[static_cast<std::size_t>(p)];
+    const bool repeat = ((by_rank.repeats >> p) & 1u) != 0;
     for (unsigned b = 0; b < blocks; ++b) {
-      if (by_block[b] == 0) continue;
-      if (repeat) split.repeats |= 1u << split.count;
-      split.lanes[static_cast<std::size_t>(split.count++)] = by_block[b];
+      const std::uint32_t part = lanes & in_block[b];
+      if (part == 0) continue;
+      if (repeat) passes.repeats |= 1u << passes.count;
+      passes.lanes[static_cast<std::size_t>(passes.count++)] = part;
     }
   }
-  return split;
+}
+
+}  // namespace
+
+AtomicPasses atomic_passes_on(const WarpAccess& a, const ArchSpec& arch) {
+  AtomicPasses passes = serializes_same_address(a, arch) ? split_atomic(a) : one_pass(a);
+  if (passes.count > 0 && splits_cas_blocks(a, arch)) split_by_cas_blocks(a, arch, passes);
+  return passes;
 }
 
 AtomicPasses split_atomic(const WarpAccess& a) {

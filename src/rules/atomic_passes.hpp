@@ -55,7 +55,7 @@ void add_pass(InstructionCounts& total, const InstructionCounts& pass, bool repe
 // otherwise, for the caller to serve the access whole.
 template <class One>
 std::optional<InstructionCounts> serve_by_passes(const WarpAccess& a, const ArchSpec& arch, One&& one) {
-  if (a.op != Op::Atomic && a.op != Op::Reduction) return std::nullopt;
+  if (!serializes_same_address(a, arch) && !splits_cas_blocks(a, arch)) return std::nullopt;  // loads, stores too
   const AtomicPasses passes = atomic_passes_on(a, arch);
   if (passes.count <= 1) return std::nullopt;
   WarpAccess pass = a;
