@@ -475,10 +475,11 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
             atomics = it->second;
         batches[lane]->starts.push_back(std::move(k));
       }
-      if ((packed.op == Op::Atomic || packed.op == Op::Reduction) && !atomics.empty()) {
+      if (packed.op == Op::Atomic || packed.op == Op::Reduction) {
         // The trace names an atomic's operation per PC (KernelInfo::atomics); the record carries it to the model.
         PackedAccess with_op = packed;
         if (auto it = atomics.find(packed.pc); it != atomics.end()) with_op.atomic_op = it->second;
+        if (with_op.atomic_op == AtomicOp::Unknown) ++out.atomics_without_operation;
         batches[lane]->add(with_op);
       } else {
         batches[lane]->add(packed);

@@ -88,6 +88,8 @@ struct ResumedKernel {
 struct AnalyzeResult {
   std::vector<ArchResult> archs;
   std::uint64_t records_read = 0, records_analyzed = 0;
+  // Analysed atomics and reductions whose operation neither the trace nor atomics_by_kernel names.
+  std::uint64_t atomics_without_operation = 0;
   std::vector<ResumedKernel> resumed;  // selected kernels only, the first time each resumes
   double seconds = 0;
 };

@@ -3,6 +3,7 @@
 // each generation's profiler names them, and the instructions that waste the
 // most bytes.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -153,6 +154,7 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
   j["trace"] = path;
   j["records_read"] = r.records_read;
   j["records_analyzed"] = r.records_analyzed;
+  j["atomics_without_operation"] = r.atomics_without_operation;
   j["warnings"] = nlohmann::json::array();
   for (const auto& k : r.resumed) j["warnings"].push_back(resumed_warning(trace, k));
   j["archs"] = nlohmann::json::array();
@@ -316,6 +318,16 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       bar.update(done, 0);
     });
     bar.finish();
+    // Atomics whose operation is unknown where the operation changes the counts: say how they were counted.
+    std::vector<std::string> by_operation;
+    for (const ArchSpec* a : specs)
+      if (a->global_cas_access_bytes > 0 || a->shared_atomics_serialize) by_operation.push_back(a->name);
+    if (r.atomics_without_operation > 0 && !by_operation.empty())
+      fmt::print(stderr,
+                 "warpscope: note: {} atomic records name no operation (their trace does not record it); on {} a "
+                 "compare-and-swap and shared atomics other than ATOMS.POPC.INC are served differently, so these "
+                 "count as a global add and a shared ATOMS.POPC.INC: --sass LISTING names them\n",
+                 r.atomics_without_operation, fmt::join(by_operation, ", "));
     if (!args->sass.empty()) {
       // A listing of another program names none of these kernels: say so rather than count nothing.
       bool matched = false;

@@ -40,6 +40,7 @@ TEST(CliAnalyze, AtomicOperationsFromTheTraceOrASassListing) {
   const auto j = nlohmann::json::parse(in);
   ASSERT_EQ(j["archs"][0]["top"].size(), 1u);
   EXPECT_EQ(j["archs"][0]["top"][0]["atomic_op"], "cas");
+  EXPECT_EQ(j["atomics_without_operation"], 0);  // the tracer recorded every one
   auto text = run_cli("analyze " + probe + " --arch sm_90 --kernel cas4 --top 1");
   EXPECT_NE(text.out.find("global atom.cas 4 B"), std::string::npos) << text.out;
   std::filesystem::remove(json);
@@ -50,6 +51,12 @@ TEST(CliAnalyze, AtomicOperationsFromTheTraceOrASassListing) {
   auto bare = run_cli("analyze " + suite + "global_rules.wst" + cas);
   ASSERT_EQ(bare.exit_code, 0) << bare.err;
   EXPECT_NE(bare.out.find("global atom 4 B"), std::string::npos) << bare.out;
+  EXPECT_NE(bare.err.find("warpscope: note: 2048 atomic records name no operation (their trace does not record it); "
+                          "on sm_90"),
+            std::string::npos)
+      << bare.err;
+  auto older = run_cli("analyze " + suite + "global_rules.wst --arch sm_70 --kernel g_atom_cas4");
+  EXPECT_TRUE(older.err.empty()) << "sm_70 does not tell operations apart: " << older.err;
   auto listed = run_cli("analyze " + suite + "global_rules.wst" + cas + " --sass " + suite + "global_rules.sass");
   ASSERT_EQ(listed.exit_code, 0) << listed.err;
   EXPECT_NE(listed.out.find("global atom.cas 4 B"), std::string::npos) << listed.out;

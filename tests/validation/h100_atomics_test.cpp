@@ -331,7 +331,7 @@ TEST(H100Atomics, TheTracedProbeMatchesEveryLaunch) {
     }
     const bool red = l.op.rfind("red", 0) == 0;
     const std::string k = red ? "red" : "atom";
-    const double residual_accesses = l.op == "gather" ? 37 : 0, residual_sectors = l.op == "gather" ? 11 : 0;
+    const std::uint64_t residual_accesses = l.op == "gather" ? 37 : 0, residual_sectors = l.op == "gather" ? 11 : 0;
     EXPECT_EQ(c.global_atom.requests, l.hw.at("l1tex__t_requests_pipe_lsu_mem_global_op_" + k + ".sum")) << what;
     EXPECT_EQ(c.global_atom.transactions + residual_accesses,
               l.hw.at("l1tex__t_set_accesses_pipe_lsu_mem_global_op_" + k + ".sum")) << what;
