@@ -209,7 +209,7 @@ class NativeReader final : public TraceSource {
   void add_atomics(std::uint64_t at, std::uint32_t size, bool after_kernel) {
     std::map<std::uint64_t, AtomicOp> ops;
     const std::uint32_t id = decode_atomics(block_.data(), size, in_->name(), at, ops);
-    if (!after_kernel || id + 1 != kernels_.size())
+    if (!after_kernel || std::uint64_t{id} + 1 != kernels_.size())
       fail(at, fmt::format("atomic operations block at byte {} names kernel {}; it must directly follow that "
                            "kernel's block", at, id));
     kernels_.back().atomics = std::move(ops);
