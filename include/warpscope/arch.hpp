@@ -99,6 +99,7 @@ struct ArchSpec {
   bool shared_128bit_extra_pass = false;          // 2.x: add one way to 128-bit accesses
   bool shared_atomics_serialize = false;          // shared atomics: lanes on one address take a pass each
   bool shared_unknown_atomics_serialize = false;  // ... also those whose operation the trace does not record
+  int shared_cas_wavefronts = 1;                  // a shared CAS's wavefronts per wavefront of an add
 
   // --- [readonly] read-only data cache (ld.global.nc)
   bool readonly_present = false;

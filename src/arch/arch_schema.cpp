@@ -71,6 +71,7 @@ const std::vector<ParamDef>& param_defs() {
       {"shared", "extra_pass_128bit", P::Bool, "", "128-bit accesses take one extra way (2.x)", &S::shared_128bit_extra_pass},
       {"shared", "serialize_same_address_atomics", P::Bool, "", "shared atomics: lanes on one address are served in separate passes, one lane per address each (no broadcast); optional, false when absent", &S::shared_atomics_serialize, false},
       {"shared", "serialize_unknown_atomics", P::Bool, "", "with serialize_same_address_atomics: whether shared atomics whose operation the trace does not record are served pass by pass too (popc.inc, one increment per address by definition, never is); optional, false when absent", &S::shared_unknown_atomics_serialize, false},
+      {"shared", "cas_wavefronts", P::Int, "wavefronts", "a shared compare-and-swap (a trace that records the operation) takes this many wavefronts for each one an add of the same lanes takes (its two operands), bank conflicts counted once; optional, 1 when absent", &S::shared_cas_wavefronts, false},
       // [readonly]
       {"readonly", "present", P::Bool, "", "ld.global.nc / __ldg uses a read-only data cache", &S::readonly_present},
       {"readonly", "size", P::Bytes, "bytes", "read-only data cache per SM", &S::readonly_size},

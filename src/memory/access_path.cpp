@@ -326,6 +326,10 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
       d.shared.ideal_wavefronts = 0;
       d.shared.bank_conflicts = d.shared.wavefronts;
     }
+    if (const auto f = static_cast<std::uint64_t>(rules::cas_wavefront_factor(part, arch)); f > 1) {
+      d.shared.wavefronts *= f;  // a shared CAS: its bank conflicts, counted above, stay
+      d.shared.ideal_wavefronts *= f;
+    }
     memory::apply(kernel, d);
     if (pc_counters != nullptr) memory::apply(*pc_counters, d);
     return c;
@@ -334,8 +338,8 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
   if (auto passes = rules::serve_by_passes(rec, arch, [&](const WarpAccess& pass, bool first, bool repeat) {
         return one(pass, first, !first, repeat);
       }))
-    return *passes;
-  if (rec.space != Space::Local) return one(rec, true);
+    return rules::with_cas_wavefronts(*passes, rec, arch);
+  if (rec.space != Space::Local) return rules::with_cas_wavefronts(one(rec, true), rec, arch);
   // Local: the word accesses of the interleaved layout, one instruction (rules/local_layout.hpp).
   InstructionCounts total = one(rules::local_part(rec, 0), true);
   for (int part = 1; part < rules::local_parts(rec); ++part) rules::add_part(total, one(rules::local_part(rec, part), false));

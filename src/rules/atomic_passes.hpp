@@ -5,7 +5,8 @@
 // still share an access (validation/h100/atomics_probe; arch keys
 // global/shared.serialize_same_address_atomics). ATOMS.POPC.INC, one increment
 // per address by the count of its lanes, merges them instead. A compare-and-swap
-// is further served per 64-byte half of a line (global.cas_access_bytes).
+// is further served per 64-byte half of a line (global.cas_access_bytes), and in
+// shared memory takes two wavefronts for each of an add (shared.cas_wavefronts).
 #pragma once
 
 #include <array>
@@ -24,6 +25,13 @@ bool serializes_same_address(const WarpAccess& a, const ArchSpec& arch);
 
 // Whether `a` is a compare-and-swap served per block of arch.global_cas_access_bytes.
 bool splits_cas_blocks(const WarpAccess& a, const ArchSpec& arch);
+
+// The wavefronts a shared compare-and-swap takes per wavefront of an add of the same lanes
+// (shared.cas_wavefronts: its two operands); 1 for every other access. Its bank conflicts are
+// counted once (validation/h100/atomics_probe/ops).
+int cas_wavefront_factor(const WarpAccess& a, const ArchSpec& arch);
+// `c` (counted as for an add) with a shared CAS's wavefronts: wavefronts and ideal times the factor.
+InstructionCounts with_cas_wavefronts(InstructionCounts c, const WarpAccess& a, const ArchSpec& arch);
 
 // The passes of an atomic: pass p holds the lanes that are the (p + 1)-th, in lane order, on
 // their address. count: the largest number of active lanes on one address (0 with none active).

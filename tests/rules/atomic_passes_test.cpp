@@ -58,6 +58,30 @@ TEST(AtomicPasses, WhichAccessesAreServedByPasses) {
   EXPECT_FALSE(rules::serializes_same_address(shared, arch("sm_70")));
 }
 
+// A shared compare-and-swap takes twice the wavefronts of an add of the same lanes, with the
+// same bank conflicts (shared.cas_wavefronts = 2 on sm_90; validation/h100/atomics_probe/ops):
+// the rules engine and the memory system agree.
+TEST(AtomicPasses, SharedCasTakesTwiceTheWavefronts) {
+  const ArchSpec& sm90 = arch("sm_90");
+  WarpAccess same = make({Space::Shared, Op::Atomic, 4}, [](int) { return 0x100u; });
+  same.atomic_op = AtomicOp::Add;
+  const InstructionCounts add = analyze(same, sm90);
+  EXPECT_EQ(add.wavefronts, 32u);
+  EXPECT_EQ(add.bank_conflicts, 31u);
+  same.atomic_op = AtomicOp::Cas;
+  const InstructionCounts cas = analyze(same, sm90);
+  EXPECT_EQ(cas.wavefronts, 64u);
+  EXPECT_EQ(cas.ideal_wavefronts, 2u);
+  EXPECT_EQ(cas.bank_conflicts, 31u);
+  MemorySystem m(sm90, MemoryConfig{});
+  m.begin_kernel();
+  m.access(same, 0);
+  m.end_kernel(false);
+  EXPECT_EQ(m.kernel_counters().shared_atom.wavefronts, 64u);
+  EXPECT_EQ(m.kernel_counters().shared_atom.bank_conflicts, 31u);
+  EXPECT_EQ(analyze(same, arch("sm_70")).wavefronts, 1u);  // not measured there: counted as any shared atomic
+}
+
 // A compare-and-swap on sm_90 is served per 64-byte half of a line (global.cas_access_bytes;
 // validation/h100/atomics_probe cas4 rows), each half after the same-address passes.
 TEST(AtomicPasses, CompareAndSwapSplitsLinesByHalves) {

@@ -54,8 +54,8 @@ struct Launch {
   std::map<std::string, double> hw;
 };
 
-std::vector<Launch> launches() {
-  const CsvTable t = read_csv(kSummary);
+std::vector<Launch> launches(const std::string& summary = kSummary) {
+  const CsvTable t = read_csv(summary);
   std::vector<Launch> out;
   for (const auto& row : t.rows) {
     Launch l;
@@ -68,24 +68,29 @@ std::vector<Launch> launches() {
   return out;
 }
 
-// The operation of the probe kernel `op` (atom4, cas4, satom4, ...), from its SASS listing.
+// The operation of the probe kernel `op` (atom4, cas4, satom4, ...), from its SASS listing (the
+// second run's listing, ops/sass.txt, holds every kernel of the program).
 AtomicOp operation_of(const std::string& op) {
   static const AtomicTables tables =
-      atomic_tables_from_sass(read_bytes(WARPSCOPE_SOURCE_DIR "/validation/h100/atomics_probe/sass.txt"));
-  for (const auto& [name, table] : tables)
-    if (name.find("::" + op + "(") != std::string::npos) return table.begin()->second;
+      atomic_tables_from_sass(read_bytes(WARPSCOPE_SOURCE_DIR "/validation/h100/atomics_probe/ops/sass.txt"));
+  // The shared operations of the second run are one template, sop4<which>.
+  const std::map<std::string, std::string> kernel{
+      {"scas4", "sop4<0>"}, {"smax4", "sop4<1>"}, {"sexch4", "sop4<2>"}, {"spopc4", "sop4<3>"}, {"gather", "gather_max"}};
+  const std::string name = kernel.count(op) ? kernel.at(op) : op;
+  for (const auto& [function, table] : tables)
+    if (function.find("::" + name + "(") != std::string::npos) return table.begin()->second;
   ADD_FAILURE() << "no SASS for " << op;
   return AtomicOp::Unknown;
 }
 
 WarpAccess access_of(const Launch& l) {
-  const bool shared = l.op == "satom4";
-  const int size = l.op == "atom8" || l.op == "red8" ? 8 : 4;
+  const bool shared = l.op[0] == 's';  // satom4, scas4, smax4, sexch4, spopc4
+  const int size = l.op == "atom8" || l.op == "red8" || l.op == "cas8" ? 8 : 4;
   const Op op = l.op.rfind("red", 0) == 0 ? Op::Reduction : Op::Atomic;
   const std::uint64_t base = shared ? 0 : 0x7f0000000000ull;  // the probe's buffer is 4 KB aligned
   WarpAccess a = make({shared ? Space::Shared : Space::Global, op, static_cast<unsigned>(size)},
                       [&](int lane) { return base + static_cast<std::uint64_t>(offset(l.pattern, lane, size)); });
-  a.atomic_op = operation_of(l.op == "gather" ? "gather_max" : l.op);
+  a.atomic_op = operation_of(l.op);
   return a;
 }
 
@@ -95,6 +100,13 @@ TEST(H100Atomics, TheListingNamesEachOperation) {
   EXPECT_EQ(operation_of("max4"), AtomicOp::Max);
   EXPECT_EQ(operation_of("cas4"), AtomicOp::Cas);
   EXPECT_EQ(operation_of("satom4"), AtomicOp::Add);
+  EXPECT_EQ(operation_of("exch4"), AtomicOp::Exch);
+  EXPECT_EQ(operation_of("cas8"), AtomicOp::Cas);
+  EXPECT_EQ(operation_of("scas4"), AtomicOp::Cas);
+  EXPECT_EQ(operation_of("smax4"), AtomicOp::Max);
+  EXPECT_EQ(operation_of("sexch4"), AtomicOp::Exch);
+  EXPECT_EQ(operation_of("spopc4"), AtomicOp::PopcInc);
+  EXPECT_EQ(operation_of("gather"), AtomicOp::Max);
 }
 
 // The gather's index table (global_rules.cu's index_table: splitmix64 from 0x1234567 over [0, 2^21)).
@@ -250,6 +262,46 @@ TEST(H100Atomics, TheGatherResidualIsPerInstruction) {
   EXPECT_EQ(shapes, 3);
 }
 
+// The second run (ops/, 2026-11-25): six more operations in the same 12 lane patterns. A global
+// exchange is served as an add (one access per line), a 64-bit CAS per 64-byte half as the 32-bit
+// one; shared ATOMS.MAX and ATOMS.EXCH serialize lanes on one address as ATOMS.ADD does,
+// ATOMS.POPC.INC merges them, and ATOMS.CAS takes twice the wavefronts of ATOMS.ADD with the
+// same bank conflicts (shared.cas_wavefronts = 2). All 72 launches exact, the operations from the
+// listing; as an add, the CAS launches would not be.
+TEST(H100Atomics, EveryOperationOfTheSecondRun) {
+  const ArchSpec& sm90 = arch("sm_90");
+  const auto all = launches(WARPSCOPE_SOURCE_DIR "/validation/h100/atomics_probe/ops/summary.csv");
+  ASSERT_EQ(all.size(), 72u);
+  int compared = 0, cas_as_add_differs = 0;
+  for (const auto& l : all) {
+    const std::string what = l.op + ":" + l.pattern;
+    WarpAccess a = access_of(l);
+    const Counters c = replay(sm90, a);
+    if (a.space == Space::Shared) {
+      EXPECT_EQ(c.shared_atom.instructions, 1u) << what;
+      EXPECT_EQ(c.shared_atom.wavefronts, l.hw.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")) << what;
+      EXPECT_EQ(c.shared_atom.bank_conflicts, l.hw.at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"))
+          << what;
+    } else {
+      EXPECT_EQ(c.global_atom.requests, l.hw.at("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum")) << what;
+      EXPECT_EQ(c.global_atom.transactions, l.hw.at("l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom.sum")) << what;
+      EXPECT_EQ(c.global_atom.sectors, l.hw.at("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum")) << what;
+      EXPECT_EQ(c.l2_atom_requests, l.hw.at("lts__t_requests_srcunit_tex_op_atom.sum")) << what;
+      EXPECT_EQ(c.l2_atom_sectors, l.hw.at("lts__t_sectors_srcunit_tex_op_atom.sum")) << what;
+    }
+    if (a.atomic_op == AtomicOp::Cas) {
+      a.atomic_op = AtomicOp::Add;
+      const Counters as_add = replay(sm90, a);
+      if (as_add.shared_atom.wavefronts != c.shared_atom.wavefronts ||
+          as_add.global_atom.transactions != c.global_atom.transactions)
+        ++cas_as_add_differs;
+    }
+    ++compared;
+  }
+  EXPECT_EQ(compared, 72);
+  EXPECT_EQ(cas_as_add_differs, 12 + 2);  // every shared CAS; the 64-bit CAS's coalesced and line01
+}
+
 // The gather's 2,048 warp instructions, each launched alone under Nsight Compute
 // (gather_warps/, 2026-11-25: CONFIG gather:warpJ): their counts add up to the whole kernel's
 // 65,121 set accesses and 65,447 sectors, and the model's passes match 2,011 of them exactly. The
@@ -321,7 +373,7 @@ TEST(H100Atomics, TheTracedProbeMatchesEveryLaunch) {
     const std::string what = l.op + ":" + l.pattern;
     ASSERT_NE(info.name.find(l.op == "gather" ? "gather_max" : l.op), std::string::npos) << what << " " << info.name;
     ASSERT_EQ(info.atomics.size(), l.op == "gather" ? 5u : 1u) << what;  // the gather unrolls 5 ATOMG.E.MAX
-    EXPECT_EQ(info.atomics.begin()->second, operation_of(l.op == "gather" ? "gather_max" : l.op)) << what;
+    EXPECT_EQ(info.atomics.begin()->second, operation_of(l.op)) << what;
     const Counters& c = kernels[i].counters;
     if (l.op == "satom4") {
       EXPECT_EQ(c.shared_atom.wavefronts, l.hw.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")) << what;

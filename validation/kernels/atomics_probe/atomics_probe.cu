@@ -11,6 +11,12 @@
 //   atom8   atomicAdd(unsigned long long*), result used
 //   red8    atomicAdd(unsigned long long*), unused
 //   satom4  atomicAdd on shared int, result used       (ATOMS.ADD)
+//   exch4   atomicExch(int*)                           (ATOMG.E.EXCH)
+//   cas8    atomicCAS(unsigned long long*)             (ATOMG.E.CAS.64)
+//   scas4   atomicCAS on shared int                    (ATOMS.CAS)
+//   smax4   atomicMax on shared int, result used       (ATOMS.MAX)
+//   sexch4  atomicExch on shared int                   (ATOMS.EXCH)
+//   spopc4  atomicAdd(&shared, 1), result unused       (ATOMS.POPC.INC)
 // and PATTERN one of (byte offsets; 8-byte ops use the same slots at twice the spacing where said):
 //   lines      lane l -> l * 128                 every lane its own line
 //   dup01      lines, but lane 1 -> lane 0's address
@@ -127,6 +133,34 @@ __global__ void satom4(int* out, int p) {
     out[l] = atomicAdd(reinterpret_cast<int*>(reinterpret_cast<char*>(sh) + offset(p, l, 4)), 1);
 }
 
+__global__ void exch4(int* buf, int* out, int p) {
+    const int l = threadIdx.x;
+    out[l] = atomicExch(reinterpret_cast<int*>(reinterpret_cast<char*>(buf) + offset(p, l, 4)), l);
+}
+__global__ void cas8(unsigned long long* buf, unsigned long long* out, int p) {
+    const int l = threadIdx.x;
+    out[l] = atomicCAS(reinterpret_cast<unsigned long long*>(reinterpret_cast<char*>(buf) + offset(p, l, 8)), 0ull,
+                       static_cast<unsigned long long>(l));
+}
+
+// Shared operations other than ATOMS.ADD: `which` 0 CAS, 1 max, 2 exch, 3 add of 1 with the result
+// unused (ATOMS.POPC.INC; the array is read back so that it is not optimised away).
+template <int which>
+__global__ void sop4(int* out, int p) {
+    __shared__ int sh[32 * 32 + 64];
+    const int l = threadIdx.x;
+    for (int i = l; i < 32 * 32 + 64; i += 32) sh[i] = 0;
+    __syncwarp();
+    int* a = reinterpret_cast<int*>(reinterpret_cast<char*>(sh) + offset(p, l, 4));
+    int r = 0;
+    if (which == 0) r = atomicCAS(a, 0, l);
+    if (which == 1) r = atomicMax(a, l);
+    if (which == 2) r = atomicExch(a, l);
+    if (which == 3) atomicAdd(a, 1);
+    __syncwarp();
+    out[l] = which == 3 ? sh[l] : r;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -183,6 +217,12 @@ int main(int argc, char** argv) {
         else if (op == "atom8") atom8<<<1, 32>>>(b8, out, p);
         else if (op == "red8") red8<<<1, 32>>>(b8, p);
         else if (op == "satom4") satom4<<<1, 32>>>(o4, p);
+        else if (op == "exch4") exch4<<<1, 32>>>(b4, o4, p);
+        else if (op == "cas8") cas8<<<1, 32>>>(b8, out, p);
+        else if (op == "scas4") sop4<0><<<1, 32>>>(o4, p);
+        else if (op == "smax4") sop4<1><<<1, 32>>>(o4, p);
+        else if (op == "sexch4") sop4<2><<<1, 32>>>(o4, p);
+        else if (op == "spopc4") sop4<3><<<1, 32>>>(o4, p);
         else { std::fprintf(stderr, "unknown op %s\n", op.c_str()); return 2; }
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
