@@ -87,6 +87,7 @@ struct ArchSpec {
   int l2_segment = 32;                            // granularity of L2-only transactions
   bool global_atomics_serialize = false;          // atomics/reductions: lanes on one address take a pass each
   int global_cas_access_bytes = 0;                // CAS: each aligned block of a line its own access (0: the line)
+  std::vector<int> global_atomic_word_groups;     // line-index bit masks: a lane's word slot group (empty: none)
 
   // --- [shared] banks
   int shared_banks = 32;

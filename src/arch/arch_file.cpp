@@ -196,6 +196,10 @@ void check_rules_parameters(const ArchSpec& s, const std::filesystem::path& file
        !std::has_single_bit(static_cast<unsigned>(s.global_cas_access_bytes))))
     fail(file, fmt::format("global.cas_access_bytes: {} B is not 0 or a power of two from the {} B sector to the {} B line",
                            s.global_cas_access_bytes, s.l1_sector, s.l1_line));
+  if (s.global_atomic_word_groups.size() > 4)
+    fail(file, fmt::format("global.atomic_word_groups: {} masks (at most 4: 16 groups)", s.global_atomic_word_groups.size()));
+  for (int m : s.global_atomic_word_groups)
+    if (m <= 0) fail(file, fmt::format("global.atomic_word_groups: mask {} is not a positive bit mask", m));
   if (s.shared_cas_wavefronts < 1 || s.shared_cas_wavefronts > 4)
     fail(file, fmt::format("shared.cas_wavefronts: {} is not 1 to 4", s.shared_cas_wavefronts));
   if (s.readonly_threads_per_query != 0 && !lanes_ok(s.readonly_threads_per_query))

@@ -59,6 +59,7 @@ const std::vector<ParamDef>& param_defs() {
       {"global", "segment_bytes", P::PerSize, "bytes", "CC 1.2/1.3 coalescing segment for 1,2,4,8,16-byte words", &S::segment_bytes},
       {"global", "l2_segment", P::Int, "bytes", "granularity of L2-only (non-caching) transactions", &S::l2_segment},
       {"global", "serialize_same_address_atomics", P::Bool, "", "atomics and reductions: lanes on one address are served in separate passes, one lane per address each (set accesses, sectors and L2 requests counted per pass); optional, false when absent", &S::global_atomics_serialize, false},
+      {"global", "atomic_word_groups", P::IntList, "", "with serialize_same_address_atomics: masks of line-index bits (address >> 7), each the parity of one bit of a lane's group; a lane of a global atomic joins its line's access only if no lane since that access opened took the same 4-byte word slot of a line in the same group, else it opens another (which subsumes lanes on one address); optional, empty (lanes on one address only) when absent", &S::global_atomic_word_groups, false},
       {"global", "cas_access_bytes", P::Int, "bytes", "compare-and-swap atomics (a trace that records the operation): each aligned block of this many bytes of a line that the lanes touch is a set access and an L2 request of its own, sectors unchanged; optional, 0 (the whole line) when absent", &S::global_cas_access_bytes, false},
       // [shared]
       {"shared", "banks", P::Int, "banks", "shared-memory banks", &S::shared_banks},

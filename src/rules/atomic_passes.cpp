@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <vector>
 
 #include "rules/local_layout.hpp"
 
@@ -25,6 +26,23 @@ std::array<std::uint8_t, kWarpSize> earlier_on_same_address(const WarpAccess& a)
     rank[l] = seen[h]++;
   }
   return rank;
+}
+
+// Whether the active lanes' addresses rise with the lane (then all are different).
+bool rising_addresses(const WarpAccess& a) {
+  const std::uint32_t active = a.active.bits();
+  bool rising = true;
+  if (active == 0xffffffffu) {
+    for (unsigned l = 1; l < kWarpSize; ++l) rising &= a.addr[l] > a.addr[l - 1];  // vectorised
+    return rising;
+  }
+  std::uint64_t previous = 0;
+  for (std::uint32_t lanes = active; lanes != 0 && rising; lanes &= lanes - 1) {
+    const std::uint64_t addr = a.addr[static_cast<unsigned>(std::countr_zero(lanes))];
+    rising = lanes == active || addr > previous;
+    previous = addr;
+  }
+  return rising;
 }
 
 }  // namespace
@@ -97,33 +115,122 @@ void split_by_cas_blocks(const WarpAccess& a, const ArchSpec& arch, AtomicPasses
   }
 }
 
+// The group of a line: bit i is the parity of the line index under mask i.
+unsigned word_group(std::uint64_t line, const std::vector<int>& masks) {
+  unsigned g = 0;
+  for (std::size_t i = 0; i < masks.size(); ++i)
+    g |= static_cast<unsigned>(std::popcount(line & static_cast<std::uint64_t>(masks[i])) & 1) << i;
+  return g;
+}
+
+// Global atomics by word slots (global.atomic_word_groups; validation/h100/atomics_probe
+// gather_pairs). Lanes in lane order: a lane joins an access of its line unless a lane since that
+// access opened took one of its 4-byte word slots in a line of the same group (same-address lanes
+// included), else it opens another. The k-th access of each line is served in pass k.
+AtomicPasses split_by_word_slots(const WarpAccess& a, const ArchSpec& arch) {
+  // Addresses rising with the lane (coalesced, strided): a line's lanes are consecutive and take
+  // different slots, so nothing comes between them: one pass.
+  AtomicPasses out = one_pass(a);
+  if (out.count == 0 || rising_addresses(a)) return out;
+  const std::uint32_t active = a.active.bits();
+  // Lanes whose line another lane has too (a 64-slot table of lines); the other lines are one
+  // access each, in the first pass.
+  std::array<std::uint64_t, kWarpSize> line{};
+  std::array<std::uint64_t, 64> key;  // read only where count[] says it was written
+  std::array<std::uint8_t, 64> count{};
+  std::array<std::uint8_t, kWarpSize> at{};
+  for (std::uint32_t m = active; m != 0; m &= m - 1) {
+    const auto l = static_cast<unsigned>(std::countr_zero(m));
+    line[l] = a.addr[l] >> 7;
+    auto h = static_cast<unsigned>((line[l] * 0x9E3779B97F4A7C15ull) >> 58);
+    while (count[h] != 0 && key[h] != line[l]) h = (h + 1) & 63u;
+    key[h] = line[l];
+    ++count[h];
+    at[l] = static_cast<std::uint8_t>(h);
+  }
+  std::uint32_t shared_line = 0;
+  for (std::uint32_t m = active; m != 0; m &= m - 1) {
+    const auto l = static_cast<unsigned>(std::countr_zero(m));
+    if (count[at[l]] > 1) shared_line |= 1u << l;
+  }
+  if (shared_line == 0) return out;
+  // Each lane's cells: its word slots (one per 4 bytes, a 32-bit row per group).
+  std::array<unsigned, kWarpSize> group{};
+  std::array<std::uint32_t, kWarpSize> slots{};
+  const unsigned words = std::max(1u, a.size / 4u);
+  for (std::uint32_t m = active; m != 0; m &= m - 1) {
+    const auto l = static_cast<unsigned>(std::countr_zero(m));
+    group[l] = word_group(line[l], arch.global_atomic_word_groups);
+    const auto first = static_cast<unsigned>((a.addr[l] & 127) >> 2);
+    slots[l] = static_cast<std::uint32_t>(((std::uint64_t{1} << words) - 1) << first);
+  }
+  // Open accesses of shared lines: their line, pass, and the cells taken since they opened.
+  struct Access {
+    std::uint64_t line;
+    int pass;
+    std::array<std::uint32_t, 16> taken;  // per group
+  };
+  std::array<Access, kWarpSize> open;
+  int opened = 0;
+  std::array<std::uint32_t, kWarpSize> pass_lanes{};
+  pass_lanes[0] = active & ~shared_line;
+  int passes = 1;
+  for (std::uint32_t m = active; m != 0; m &= m - 1) {
+    const auto l = static_cast<unsigned>(std::countr_zero(m));
+    int joined = -1, accesses_of_line = 0;
+    if ((shared_line >> l) & 1u) {
+      for (int x = 0; x < opened && joined < 0; ++x) {
+        if (open[static_cast<std::size_t>(x)].line != line[l]) continue;
+        ++accesses_of_line;
+        if ((open[static_cast<std::size_t>(x)].taken[group[l]] & slots[l]) == 0) joined = x;
+      }
+      if (joined < 0) {  // opens the line's next access, served in the next pass of the line
+        Access& n = open[static_cast<std::size_t>(opened)];
+        n.line = line[l];
+        n.pass = accesses_of_line;
+        n.taken.fill(0);
+        joined = opened++;
+        passes = std::max(passes, accesses_of_line + 1);
+      }
+      pass_lanes[static_cast<std::size_t>(open[static_cast<std::size_t>(joined)].pass)] |= 1u << l;
+    }
+    for (int x = 0; x < opened; ++x) open[static_cast<std::size_t>(x)].taken[group[l]] |= slots[l];
+  }
+  out.count = passes;
+  out.lanes = pass_lanes;
+  // A later pass repeats an earlier one when each of its lanes' addresses was asked for before.
+  for (int p = 1; p < passes; ++p) {
+    bool repeat = true;
+    for (std::uint32_t m = pass_lanes[static_cast<std::size_t>(p)]; m != 0 && repeat; m &= m - 1) {
+      const auto l = static_cast<unsigned>(std::countr_zero(m));
+      bool seen = false;
+      for (int q = 0; q < p && !seen; ++q)
+        for (std::uint32_t n = pass_lanes[static_cast<std::size_t>(q)]; n != 0 && !seen; n &= n - 1)
+          seen = a.addr[static_cast<unsigned>(std::countr_zero(n))] == a.addr[l];
+      repeat = seen;
+    }
+    if (repeat) out.repeats |= 1u << p;
+  }
+  return out;
+}
+
 }  // namespace
 
 AtomicPasses atomic_passes_on(const WarpAccess& a, const ArchSpec& arch) {
-  AtomicPasses passes = serializes_same_address(a, arch) ? split_atomic(a) : one_pass(a);
+  // Word slots measured for 4- and 8-byte atomics; sub-word ones keep the same-address rule.
+  const bool by_slots = a.space == Space::Global && a.size >= 4 && !arch.global_atomic_word_groups.empty();
+  AtomicPasses passes = !serializes_same_address(a, arch) ? one_pass(a)
+                        : by_slots                        ? split_by_word_slots(a, arch)
+                                                          : split_atomic(a);
   if (passes.count > 0 && splits_cas_blocks(a, arch)) split_by_cas_blocks(a, arch, passes);
   return passes;
 }
 
 AtomicPasses split_atomic(const WarpAccess& a) {
-  AtomicPasses out;
-  const std::uint32_t active = a.active.bits();
-  if (active == 0) return out;
   // Coalesced and strided warps: addresses rising with the lane are all different (no table).
-  bool rising = true;
-  if (active == 0xffffffffu) {
-    for (unsigned l = 1; l < kWarpSize; ++l) rising &= a.addr[l] > a.addr[l - 1];  // vectorised
-  } else {
-    std::uint64_t previous = 0;
-    for (std::uint32_t lanes = active; lanes != 0 && rising; lanes &= lanes - 1) {
-      const std::uint64_t addr = a.addr[static_cast<unsigned>(std::countr_zero(lanes))];
-      rising = lanes == active || addr > previous;
-      previous = addr;
-    }
-  }
-  out.count = 1;
-  out.lanes[0] = active;
-  if (rising) return out;
+  AtomicPasses out = one_pass(a);
+  if (out.count == 0 || rising_addresses(a)) return out;
+  const std::uint32_t active = a.active.bits();
   const auto rank = earlier_on_same_address(a);
   const std::uint8_t last = *std::max_element(rank.begin(), rank.end());  // inactive lanes: 0
   if (last == 0) return out;  // scattered, every address once

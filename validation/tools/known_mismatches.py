@@ -58,13 +58,11 @@ REASONS = [
      "87,959 / 88,857 / 89,014), with the traced placement 5.8 points above"),
     (("l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom+red", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom+red",
       "lts__t_requests_srcunit_tex_op_atom", "lts__t_sectors_srcunit_tex_op_atom"),
-     "atomics: the model serves lanes on one address in separate passes, each with its own set accesses, "
-     "sectors and L2 requests, as one warp's atomics are served on the H100 (validation/h100/atomics_probe: "
-     "60 single-warp add, max and reduction launches, exact), and a compare-and-swap per 64-byte half "
-     "of a line (global.cas_access_bytes, from the operation the SASS listing names). The random atomicMax gather of "
-     "2,048 warps takes 37 set accesses (and L2 requests) and 11 sectors more than its passes (65,121 / "
-     "65,447 in every run, and the same when one warp alone issues all 2,048 instructions: a rule of "
-     "single instructions that the probe's patterns do not show; not explained)"),
+     "atomics: the model serves a global atomic's lanes by word slots as the H100 does (a lane joins its "
+     "line's access unless a lane since it opened took its word slot in a line of the same group, "
+     "global.atomic_word_groups; validation/h100/atomics_probe: every probe launch and all 2,048 gather "
+     "instructions exact), a compare-and-swap per 64-byte half of a line; a mismatch here is new: "
+     "measure it before marking it known"),
     (("dram__bytes_read", "dram__bytes_write", "dram__sectors_read", "dram__sectors_write"),
      "DRAM traffic the model does not have: partially written L2 sectors written back during the "
      "kernel, each read first (store-only kernels: DRAM read minus the ~3 KB floor = DRAM write, "

@@ -42,6 +42,14 @@
 //   serial  one warp, 2,048 atomics per lane (no other warp at all)
 //   warpJ   one warp executing only the grid's warp instruction J (0-2047): which instructions
 //           take the set accesses beyond the model's passes
+// and CONFIG = gpair:J:MODE, one atomicMax per lane of a warp at word offsets given by the host
+// (explicit_max): the gather's instruction J with
+//   full    every lane at its address in the gather
+//   pair    only the lanes that share a line with another lane at their gather address, every
+//           other lane on a line of its own far away (1 MB + lane x 384 B)
+//   lo, hi  the pair lanes and lanes 0-15 (lo) or 16-31 (hi) at their gather address, the rest far
+//   kK      the pair lanes and lane K at their gather address, the rest far
+// which says whether a line's second lane is served apart because of the pair or of the others.
 // Prints "launch CONFIG" per launch (probe_summary.py joins them with ncu's rows).
 //
 // Build: nvcc -O3 -arch=sm_90 -o atomics_probe atomics_probe.cu
@@ -143,6 +151,11 @@ __global__ void cas8(unsigned long long* buf, unsigned long long* out, int p) {
                        static_cast<unsigned long long>(l));
 }
 
+__global__ void explicit_max(int* base, const int* offs, int* out) {
+    const int l = threadIdx.x;
+    out[l] = atomicMax(base + offs[l], l);
+}
+
 // Shared operations other than ATOMS.ADD: `which` 0 CAS, 1 max, 2 exch, 3 add of 1 with the result
 // unused (ATOMS.POPC.INC; the array is read back so that it is not optimised away).
 template <int which>
@@ -184,11 +197,41 @@ int main(int argc, char** argv) {
     CK(cudaMemset(buf, 0, 2 << 20));
     unsigned long long* out = nullptr;
     CK(cudaMalloc(&out, 32 * sizeof(unsigned long long)));
+    int* g_offs = nullptr;
+    CK(cudaMalloc(&g_offs, 32 * sizeof(int)));
     for (int a = 1; a < argc; ++a) {
         const std::string cfg = argv[a];
         const auto colon = cfg.find(':');
         if (colon == std::string::npos) { std::fprintf(stderr, "bad config %s\n", argv[a]); return 2; }
         const std::string op = cfg.substr(0, colon), pat = cfg.substr(colon + 1);
+        if (op == "gpair") {
+            const auto c2 = pat.find(':');
+            const int j = std::atoi(pat.c_str());
+            const std::string mode = c2 == std::string::npos ? "" : pat.substr(c2 + 1);
+            const int only = mode.size() > 1 && mode[0] == 'k' ? std::atoi(mode.c_str() + 1) : -1;  // kK: lane K too
+            if (j < 0 || j >= 2048 ||
+                (mode != "full" && mode != "pair" && mode != "lo" && mode != "hi" && (only < 0 || only > 31))) {
+                std::fprintf(stderr, "bad gpair config %s\n", cfg.c_str());
+                return 2;
+            }
+            int offs[32];
+            for (int l = 0; l < 32; ++l) {
+                const int orig = idx[32 * j + l] & 0xffff;
+                bool pair = false;  // shares its 128-byte line (32 ints) with another lane
+                for (int k = 0; k < 32; ++k)
+                    if (k != l && (idx[32 * j + k] & 0xffff) / 32 == orig / 32) pair = true;
+                const bool keep = mode == "full" || pair || (mode == "lo" && l < 16) || (mode == "hi" && l >= 16) ||
+                                  l == only;
+                offs[l] = keep ? orig : (1 << 18) + l * 96;
+            }
+            CK(cudaMemcpy(g_offs, offs, sizeof offs, cudaMemcpyHostToDevice));
+            CK(cudaMemset(buf, 0, 2 << 20));
+            explicit_max<<<1, 32>>>(reinterpret_cast<int*>(buf), g_offs, g_out);
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            std::printf("launch %s\n", cfg.c_str());
+            continue;
+        }
         if (op == "gather") {
             CK(cudaMemset(g_acc, 0, kGather * sizeof(int)));
             if (pat == "grid") gather_max<<<256, 256>>>(g_acc, g_idx, g_out, 1);
