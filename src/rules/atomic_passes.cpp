@@ -67,13 +67,6 @@ int cas_wavefront_factor(const WarpAccess& a, const ArchSpec& arch) {
   return shared_cas ? arch.shared_cas_wavefronts : 1;
 }
 
-InstructionCounts with_cas_wavefronts(InstructionCounts c, const WarpAccess& a, const ArchSpec& arch) {
-  const auto f = static_cast<std::uint32_t>(cas_wavefront_factor(a, arch));
-  c.wavefronts *= f;
-  c.ideal_wavefronts *= f;  // bank conflicts stay: counted once per access, not per operand
-  return c;
-}
-
 namespace {
 
 // Every lane in one pass (an atomic whose same-address lanes are not served apart).

@@ -30,8 +30,14 @@ bool splits_cas_blocks(const WarpAccess& a, const ArchSpec& arch);
 // (shared.cas_wavefronts: its two operands); 1 for every other access. Its bank conflicts are
 // counted once (validation/h100/atomics_probe/ops).
 int cas_wavefront_factor(const WarpAccess& a, const ArchSpec& arch);
-// `c` (counted as for an add) with a shared CAS's wavefronts: wavefronts and ideal times the factor.
-InstructionCounts with_cas_wavefronts(InstructionCounts c, const WarpAccess& a, const ArchSpec& arch);
+// `c` (counted as for an add) gets a shared CAS's wavefronts: wavefronts and ideal times the
+// factor. In place and inline: every access passes through here.
+inline void apply_cas_wavefronts(InstructionCounts& c, const WarpAccess& a, const ArchSpec& arch) {
+  if (a.atomic_op != AtomicOp::Cas || a.space != Space::Shared) return;
+  const auto f = static_cast<std::uint32_t>(cas_wavefront_factor(a, arch));
+  c.wavefronts *= f;
+  c.ideal_wavefronts *= f;  // bank conflicts stay: counted once per access, not per operand
+}
 
 // The passes of an atomic: pass p holds the lanes that are the (p + 1)-th, in lane order, on
 // their address. count: the largest number of active lanes on one address (0 with none active).
@@ -63,7 +69,8 @@ void add_pass(InstructionCounts& total, const InstructionCounts& pass, bool repe
 // otherwise, for the caller to serve the access whole.
 template <class One>
 std::optional<InstructionCounts> serve_by_passes(const WarpAccess& a, const ArchSpec& arch, One&& one) {
-  if (!serializes_same_address(a, arch) && !splits_cas_blocks(a, arch)) return std::nullopt;  // loads, stores too
+  if (a.op != Op::Atomic && a.op != Op::Reduction) return std::nullopt;  // inline: every access asks
+  if (!serializes_same_address(a, arch) && !splits_cas_blocks(a, arch)) return std::nullopt;
   const AtomicPasses passes = atomic_passes_on(a, arch);
   if (passes.count <= 1) return std::nullopt;
   WarpAccess pass = a;
