@@ -191,18 +191,18 @@ AtomicPasses split_by_word_slots(const WarpAccess& a, const ArchSpec& arch) {
   }
   out.count = passes;
   out.lanes = pass_lanes;
-  // A later pass repeats an earlier one when each of its lanes' addresses was asked for before.
-  for (int p = 1; p < passes; ++p) {
-    bool repeat = true;
-    for (std::uint32_t m = pass_lanes[static_cast<std::size_t>(p)]; m != 0 && repeat; m &= m - 1) {
+  // A later pass repeats earlier ones when each of its lanes' addresses was asked for before: by an
+  // earlier lane on the same address, which is always in an earlier pass (its slot was taken since
+  // any access the later lane could join opened).
+  if (passes > 1) {
+    const auto rank = earlier_on_same_address(a);
+    std::uint32_t again = 0;  // lanes whose address an earlier lane has
+    for (std::uint32_t m = active; m != 0; m &= m - 1) {
       const auto l = static_cast<unsigned>(std::countr_zero(m));
-      bool seen = false;
-      for (int q = 0; q < p && !seen; ++q)
-        for (std::uint32_t n = pass_lanes[static_cast<std::size_t>(q)]; n != 0 && !seen; n &= n - 1)
-          seen = a.addr[static_cast<unsigned>(std::countr_zero(n))] == a.addr[l];
-      repeat = seen;
+      if (rank[l] > 0) again |= 1u << l;
     }
-    if (repeat) out.repeats |= 1u << p;
+    for (int p = 1; p < passes; ++p)
+      if ((pass_lanes[static_cast<std::size_t>(p)] & ~again) == 0) out.repeats |= 1u << p;
   }
   return out;
 }
