@@ -334,19 +334,12 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
     if (pc_counters != nullptr) memory::apply(*pc_counters, d);
     return c;
   };
-  // Atomics with lanes on one address: one pass per lane on it (rules/atomic_passes.hpp).
+  // Atomics served in passes, and a shared CAS's wavefronts (rules/atomic_passes.hpp).
   if (auto passes = rules::serve_by_passes(rec, arch, [&](const WarpAccess& pass, bool first, bool repeat) {
         return one(pass, first, !first, repeat);
-      })) {
-    rules::apply_cas_wavefronts(*passes, rec, arch);
+      }))
     return *passes;
-  }
-  if (rec.space != Space::Local) {
-    if (rec.atomic_op != AtomicOp::Cas) return one(rec, true);  // no copy
-    InstructionCounts c = one(rec, true);
-    rules::apply_cas_wavefronts(c, rec, arch);
-    return c;
-  }
+  if (rec.space != Space::Local) return one(rec, true);
   // Local: the word accesses of the interleaved layout, one instruction (rules/local_layout.hpp).
   InstructionCounts total = one(rules::local_part(rec, 0), true);
   for (int part = 1; part < rules::local_parts(rec); ++part) rules::add_part(total, one(rules::local_part(rec, part), false));

@@ -61,12 +61,6 @@ bool splits_cas_blocks(const WarpAccess& a, const ArchSpec& arch) {
          arch.global_cas_access_bytes < arch.l1_line;
 }
 
-int cas_wavefront_factor(const WarpAccess& a, const ArchSpec& arch) {
-  const bool shared_cas = a.space == Space::Shared && a.atomic_op == AtomicOp::Cas &&
-                          (a.op == Op::Atomic || a.op == Op::Reduction);
-  return shared_cas ? arch.shared_cas_wavefronts : 1;
-}
-
 namespace {
 
 // Every lane in one pass (an atomic whose same-address lanes are not served apart).

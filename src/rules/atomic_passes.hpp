@@ -29,14 +29,11 @@ bool splits_cas_blocks(const WarpAccess& a, const ArchSpec& arch);
 // The wavefronts a shared compare-and-swap takes per wavefront of an add of the same lanes
 // (shared.cas_wavefronts: its two operands); 1 for every other access. Its bank conflicts are
 // counted once (validation/h100/atomics_probe/ops).
-int cas_wavefront_factor(const WarpAccess& a, const ArchSpec& arch);
-// `c` (counted as for an add) gets a shared CAS's wavefronts: wavefronts and ideal times the
-// factor. In place and inline: every access passes through here.
-inline void apply_cas_wavefronts(InstructionCounts& c, const WarpAccess& a, const ArchSpec& arch) {
-  if (a.atomic_op != AtomicOp::Cas || a.space != Space::Shared) return;
-  const auto f = static_cast<std::uint32_t>(cas_wavefront_factor(a, arch));
-  c.wavefronts *= f;
-  c.ideal_wavefronts *= f;  // bank conflicts stay: counted once per access, not per operand
+// Inline: the memory system asks for every access.
+inline int cas_wavefront_factor(const WarpAccess& a, const ArchSpec& arch) {
+  const bool shared_cas = a.atomic_op == AtomicOp::Cas && a.space == Space::Shared &&
+                          (a.op == Op::Atomic || a.op == Op::Reduction);
+  return shared_cas ? arch.shared_cas_wavefronts : 1;
 }
 
 // The passes of an atomic: pass p holds the lanes that are the (p + 1)-th, in lane order, on
@@ -64,15 +61,18 @@ WarpAccess atomic_pass(const WarpAccess& a, int pass);
 // request or instruction, and, for a repeat, no bytes an earlier pass did not already need.
 void add_pass(InstructionCounts& total, const InstructionCounts& pass, bool repeat = true);
 
-// An atomic served pass by pass on `arch` with more than one pass: `one(pass_access, first,
-// repeat)` for each pass, added up (the rules engine and the memory system share this); nullopt
-// otherwise, for the caller to serve the access whole.
+// An atomic served pass by pass on `arch` with more than one pass, or a shared CAS:
+// `one(pass_access, first, repeat)` for each pass, added up, with a shared CAS's wavefronts and
+// ideal times its factor (its bank conflicts stay: counted once per access, not per operand; the
+// rules engine and the memory system share this); nullopt otherwise, for the caller to serve the
+// access whole.
 template <class One>
 std::optional<InstructionCounts> serve_by_passes(const WarpAccess& a, const ArchSpec& arch, One&& one) {
   if (a.op != Op::Atomic && a.op != Op::Reduction) return std::nullopt;  // inline: every access asks
-  if (!serializes_same_address(a, arch) && !splits_cas_blocks(a, arch)) return std::nullopt;
+  const auto factor = static_cast<std::uint32_t>(cas_wavefront_factor(a, arch));
+  if (factor == 1 && !serializes_same_address(a, arch) && !splits_cas_blocks(a, arch)) return std::nullopt;
   const AtomicPasses passes = atomic_passes_on(a, arch);
-  if (passes.count <= 1) return std::nullopt;
+  if (passes.count == 0 || (passes.count == 1 && factor == 1)) return std::nullopt;
   WarpAccess pass = a;
   pass.active = LaneMask(passes.lanes[0]);
   InstructionCounts total = one(pass, true, false);
@@ -81,6 +81,8 @@ std::optional<InstructionCounts> serve_by_passes(const WarpAccess& a, const Arch
     const bool repeat = ((passes.repeats >> p) & 1u) != 0;
     add_pass(total, one(pass, false, repeat), repeat);
   }
+  total.wavefronts *= factor;
+  total.ideal_wavefronts *= factor;
   return total;
 }
 

@@ -39,16 +39,9 @@ MemoryPath global_path(const WarpAccess& a, const ArchSpec& arch) {
 
 InstructionCounts analyze(const WarpAccess& a, const ArchSpec& arch, const RulesOptions& options) {
   if (auto passes = rules::serve_by_passes(
-          a, arch, [&](const WarpAccess& pass, bool, bool) { return rules::analyze_at_addresses(pass, arch, options); })) {
-    rules::apply_cas_wavefronts(*passes, a, arch);
+          a, arch, [&](const WarpAccess& pass, bool, bool) { return rules::analyze_at_addresses(pass, arch, options); }))
     return *passes;
-  }
-  if (a.space != Space::Local) {
-    if (a.atomic_op != AtomicOp::Cas) return rules::analyze_at_addresses(a, arch, options);  // no copy
-    InstructionCounts c = rules::analyze_at_addresses(a, arch, options);
-    rules::apply_cas_wavefronts(c, a, arch);
-    return c;
-  }
+  if (a.space != Space::Local) return rules::analyze_at_addresses(a, arch, options);
   InstructionCounts total = rules::analyze_at_addresses(rules::local_part(a, 0), arch, options);
   for (int part = 1; part < rules::local_parts(a); ++part)
     rules::add_part(total, rules::analyze_at_addresses(rules::local_part(a, part), arch, options));

@@ -158,57 +158,60 @@ class TextReader final : public TraceSource {
     kernels_.push_back(std::move(k));
   }
 
-  void parse_loc() {
+  // The keys a `loc` or `atomic` line shares: it follows its kernel line (`follow` otherwise), k=
+  // names that kernel, pc= the instruction; keys from index 2 on go to `value(key, token)`; every key
+  // must be given (`needs` otherwise). Returns the PC.
+  template <std::size_t N, class Value>
+  std::uint64_t parse_pc_line(std::string_view what, const std::string_view (&keys)[N], const char* follow,
+                              const char* needs, Value&& value) {
     const auto& t = lex_.tokens();
-    if (!after_kernel_) lex_.fail(t[0].column, "a loc line must follow its kernel line (or its other loc and atomic lines)");
-    KernelInfo& k = kernels_.back();
-    static constexpr std::string_view kKeys[] = {"k", "pc", "file", "line"};
+    if (!after_kernel_) lex_.fail(t[0].column, follow);
+    const KernelInfo& k = kernels_.back();
     unsigned seen = 0;
     std::uint64_t pc = 0;
-    SourceLocation loc;
     for (std::size_t i = 1; i < t.size(); ++i) {
       const TextToken& tok = t[i];
-      const unsigned key = field(tok, kKeys, "loc");
+      const unsigned key = field(tok, keys, what);
       once(seen, key, tok);
       if (key == 0 && number(tok, UINT32_MAX, "a kernel id") != k.id)
-        lex_.fail(tok.value_column, fmt::format("this loc line follows kernel {}", k.id));
+        lex_.fail(tok.value_column, fmt::format("this {} line follows kernel {}", what, k.id));
       if (key == 1) pc = number(tok, UINT64_MAX, "a PC");
-      if (key == 2) loc.file = tok.value;
-      if (key == 3) loc.line = static_cast<std::uint32_t>(number(tok, UINT32_MAX, "a line number"));
+      if (key >= 2) value(key, tok);
     }
-    if (seen != 15) lex_.fail(t[0].column, "a loc line needs k=, pc=, file= and line=");
+    if (seen != (1u << N) - 1) lex_.fail(t[0].column, needs);
+    return pc;
+  }
+
+  void parse_loc() {
+    static constexpr std::string_view kKeys[] = {"k", "pc", "file", "line"};
+    SourceLocation loc;
+    const std::uint64_t pc = parse_pc_line(
+        "loc", kKeys, "a loc line must follow its kernel line (or its other loc and atomic lines)",
+        "a loc line needs k=, pc=, file= and line=", [&](unsigned key, const TextToken& tok) {
+          if (key == 2) loc.file = tok.value;
+          if (key == 3) loc.line = static_cast<std::uint32_t>(number(tok, UINT32_MAX, "a line number"));
+        });
+    KernelInfo& k = kernels_.back();
     if (!k.lines.emplace(pc, std::move(loc)).second)
-      lex_.fail(t[0].column, fmt::format("PC {:#x} of kernel {} already has a loc line", pc, k.id));
+      lex_.fail(lex_.tokens()[0].column, fmt::format("PC {:#x} of kernel {} already has a loc line", pc, k.id));
   }
 
   // `atomic k=ID pc=PC op=NAME`: the operation of the atomic at PC.
   void parse_atomic() {
-    const auto& t = lex_.tokens();
-    if (!after_kernel_)
-      lex_.fail(t[0].column, "an atomic line must follow its kernel line (or its loc and atomic lines)");
-    KernelInfo& k = kernels_.back();
     static constexpr std::string_view kKeys[] = {"k", "pc", "op"};
-    unsigned seen = 0;
-    std::uint64_t pc = 0;
     AtomicOp op = AtomicOp::Unknown;
-    for (std::size_t i = 1; i < t.size(); ++i) {
-      const TextToken& tok = t[i];
-      const unsigned key = field(tok, kKeys, "atomic");
-      once(seen, key, tok);
-      if (key == 0 && number(tok, UINT32_MAX, "a kernel id") != k.id)
-        lex_.fail(tok.value_column, fmt::format("this atomic line follows kernel {}", k.id));
-      if (key == 1) pc = number(tok, UINT64_MAX, "a PC");
-      if (key == 2) {
-        const auto parsed = parse_atomic_op(tok.value);
-        if (!parsed || *parsed == AtomicOp::Unknown)
-          lex_.fail(tok.value_column, fmt::format("expected an atomic operation (add, min, max, inc, dec, and, or, "
-                                                  "xor, exch, cas, popc.inc, other), found {}", shown(tok.value)));
-        op = *parsed;
-      }
-    }
-    if (seen != 7) lex_.fail(t[0].column, "an atomic line needs k=, pc= and op=");
+    const std::uint64_t pc = parse_pc_line(
+        "atomic", kKeys, "an atomic line must follow its kernel line (or its loc and atomic lines)",
+        "an atomic line needs k=, pc= and op=", [&](unsigned, const TextToken& tok) {
+          const auto parsed = parse_atomic_op(tok.value);
+          if (!parsed || *parsed == AtomicOp::Unknown)
+            lex_.fail(tok.value_column, fmt::format("expected an atomic operation (add, min, max, inc, dec, and, or, "
+                                                    "xor, exch, cas, popc.inc, other), found {}", shown(tok.value)));
+          op = *parsed;
+        });
+    KernelInfo& k = kernels_.back();
     if (!k.atomics.emplace(pc, op).second)
-      lex_.fail(t[0].column, fmt::format("PC {:#x} of kernel {} already has an atomic line", pc, k.id));
+      lex_.fail(lex_.tokens()[0].column, fmt::format("PC {:#x} of kernel {} already has an atomic line", pc, k.id));
   }
 
   void parse_record(WarpAccess& r) {
