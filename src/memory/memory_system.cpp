@@ -17,7 +17,16 @@ void apply(Counters& c, const Delta& d) {
   switch (d.kind) {
     case Kind::GlobalLd: c.global_ld.add(d.l1); break;
     case Kind::GlobalSt: c.global_st.add(d.l1); break;
-    case Kind::GlobalAtom: c.global_atom.add(d.l1); break;
+    case Kind::GlobalAtom:
+      c.global_atom.add(d.l1);
+      // Only atomics and reductions set these (loads and stores skip six adds).
+      c.l2_atom_requests += d.l2a_req;
+      c.l2_atom_sectors += d.l2a_sec;
+      c.l2_atom_sector_hits += d.l2a_hit;
+      c.l2_red_requests += d.l2red_req;
+      c.l2_red_sectors += d.l2red_sec;
+      c.l2_red_sector_hits += d.l2red_hit;
+      break;
     case Kind::LocalLd: c.local_ld.add(d.l1); break;
     case Kind::LocalSt: c.local_st.add(d.l1); break;
     case Kind::ReadOnlyLd: c.readonly_ld.add(d.l1); break;
@@ -35,12 +44,6 @@ void apply(Counters& c, const Delta& d) {
   c.l2_write_requests += d.l2w_req;
   c.l2_write_sectors += d.l2w_sec;
   c.l2_write_sector_hits += d.l2w_hit;
-  c.l2_atom_requests += d.l2a_req;
-  c.l2_atom_sectors += d.l2a_sec;
-  c.l2_atom_sector_hits += d.l2a_hit;
-  c.l2_red_requests += d.l2red_req;
-  c.l2_red_sectors += d.l2red_sec;
-  c.l2_red_sector_hits += d.l2red_hit;
   c.dram_read_bytes += d.dram_r;
   c.dram_write_bytes += d.dram_w;
 }
@@ -182,11 +185,11 @@ void MemorySystem::Impl::sync_l2() {
   L2Thread& t = *l2_thread;
   t.drain();
   memory::Delta& k = t.kernel_part;
-  k.kind = memory::Kind::GlobalLd;  // adds the L2 and DRAM fields (its L1 fields are 0)
+  k.kind = memory::Kind::GlobalAtom;  // adds every L2 and DRAM field (its L1 fields are 0)
   memory::apply(kernel, k);
   k = memory::Delta{};
   for (auto& [pc, part] : t.pc_part) {
-    part.kind = memory::Kind::GlobalLd;
+    part.kind = memory::Kind::GlobalAtom;
     memory::apply(*pc, part);
   }
   t.pc_part.clear();
