@@ -314,38 +314,37 @@ void MemorySystem::Impl::enter_sm(int sm, std::uint64_t issue_round) {
 }
 
 template <class Port>
+[[gnu::noinline]] std::optional<InstructionCounts> MemorySystem::Impl::access_passes(const WarpAccess& rec, int sm,
+                                                                                     Counters* pc_counters,
+                                                                                     Port& l2port) {
+  return rules::serve_by_passes(rec, arch, [&](const WarpAccess& pass, bool first, bool repeat) {
+    memory::Delta d;
+    const InstructionCounts c = sm_side(pass, sm, first, d, l2port);
+    if (!first) {  // the same instruction and request; every wavefront beyond the first pass's is a conflict
+      d.l1.requests = 0;
+      if (repeat) d.l1.bytes_needed = 0;  // the addresses of an earlier pass
+      d.shared.instructions = 0;
+      d.shared.ideal_wavefronts = 0;
+      d.shared.bank_conflicts = d.shared.wavefronts;
+    }
+    if (const auto f = static_cast<std::uint64_t>(rules::cas_wavefront_factor(pass, arch)); f > 1) {
+      d.shared.wavefronts *= f;  // a shared CAS: its bank conflicts, counted above, stay
+      d.shared.ideal_wavefronts *= f;
+    }
+    count(d, pc_counters);
+    return c;
+  });
+}
+
+template <class Port>
 InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int sm, Counters* pc_counters,
                                                     Port& l2port) {
-  auto finish = [&](const memory::Delta& d) {
-    memory::apply(kernel, d);
-    if (pc_counters != nullptr) memory::apply(*pc_counters, d);
-  };
-  // Atomics served in passes, and a shared CAS's wavefronts (rules/atomic_passes.hpp). Apart from
-  // `one` below so that the path every load and store takes stays as small as it was before.
-  if (rec.op == Op::Atomic || rec.op == Op::Reduction) {
-    auto pass_one = [&](const WarpAccess& pass, bool first, bool repeat) {
-      memory::Delta d;
-      const InstructionCounts c = sm_side(pass, sm, first, d, l2port);
-      if (!first) {  // the same instruction and request; every wavefront beyond the first pass's is a conflict
-        d.l1.requests = 0;
-        if (repeat) d.l1.bytes_needed = 0;  // the addresses of an earlier pass
-        d.shared.instructions = 0;
-        d.shared.ideal_wavefronts = 0;
-        d.shared.bank_conflicts = d.shared.wavefronts;
-      }
-      if (const auto f = static_cast<std::uint64_t>(rules::cas_wavefront_factor(pass, arch)); f > 1) {
-        d.shared.wavefronts *= f;  // a shared CAS: its bank conflicts, counted above, stay
-        d.shared.ideal_wavefronts *= f;
-      }
-      finish(d);
-      return c;
-    };
-    if (auto passes = rules::serve_by_passes(rec, arch, pass_one)) return *passes;
-  }
+  if (rec.op == Op::Atomic || rec.op == Op::Reduction)
+    if (auto passes = access_passes(rec, sm, pc_counters, l2port)) return *passes;
   auto one = [&](const WarpAccess& part, bool counts_instruction) {
     memory::Delta d;
     const InstructionCounts c = sm_side(part, sm, counts_instruction, d, l2port);
-    finish(d);
+    count(d, pc_counters);
     return c;
   };
   if (rec.space != Space::Local) return one(rec, true);

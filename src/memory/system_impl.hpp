@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "memory/hierarchy.hpp"
@@ -115,6 +116,15 @@ struct MemorySystem::Impl {
   // sm_side, counted into the kernel and `pc_counters`.
   template <class Port>
   InstructionCounts access_record(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
+  // An atomic served pass by pass, or a shared CAS (rules/atomic_passes.hpp); nullopt when
+  // `rec` is served whole. Out of access_record's line so that sm_side stays inlined there.
+  template <class Port>
+  std::optional<InstructionCounts> access_passes(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
+  // Adds one word access's counts to the kernel and to `pc_counters` (when not null).
+  void count(const memory::Delta& d, Counters* pc_counters) {
+    memory::apply(kernel, d);
+    if (pc_counters != nullptr) memory::apply(*pc_counters, d);
+  }
   // The SM side of one word access into `d`, its L2 operations into `l2port`;
   // the rules engine's counts.
   template <class Port>
