@@ -126,9 +126,10 @@ struct MemorySystem::Impl {
     if (pc_counters != nullptr) memory::apply(*pc_counters, d);
   }
   // The SM side of one word access into `d`, its L2 operations into `l2port`;
-  // the rules engine's counts.
+  // the rules engine's counts. Inlined into both callers (access_path.cpp): GCC kept it out of
+  // line once access_passes called it too, ~5 ns of a coalesced record (docs/PERFORMANCE.md).
   template <class Port>
-  InstructionCounts sm_side(const WarpAccess& rec, int sm, bool counts_instruction, memory::Delta& d, Port& l2port);
+  [[gnu::always_inline]] inline InstructionCounts sm_side(const WarpAccess& rec, int sm, bool counts_instruction, memory::Delta& d, Port& l2port);
   template <class Port>
   void cached(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d, Port& l2port);
   template <class Port>
