@@ -117,7 +117,7 @@ struct MemorySystem::Impl {
   template <class Port>
   InstructionCounts access_record(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
   // An atomic served pass by pass, or a shared CAS (rules/atomic_passes.hpp); nullopt when
-  // `rec` is served whole. Out of access_record's line so that sm_side stays inlined there.
+  // `rec` is served whole. Out of line: only atomics and reductions come here.
   template <class Port>
   std::optional<InstructionCounts> access_passes(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
   // Adds one word access's counts to the kernel and to `pc_counters` (when not null).
@@ -129,7 +129,8 @@ struct MemorySystem::Impl {
   // the rules engine's counts. Inlined into both callers (access_path.cpp): GCC kept it out of
   // line once access_passes called it too, ~5 ns of a coalesced record (docs/PERFORMANCE.md).
   template <class Port>
-  [[gnu::always_inline]] inline InstructionCounts sm_side(const WarpAccess& rec, int sm, bool counts_instruction, memory::Delta& d, Port& l2port);
+  [[gnu::always_inline]] inline InstructionCounts sm_side(const WarpAccess& rec, int sm, bool counts_instruction,
+                                                          memory::Delta& d, Port& l2port);
   template <class Port>
   void cached(const WarpAccess& rec, int sm, const InstructionCounts& c, memory::Delta& d, Port& l2port);
   template <class Port>
