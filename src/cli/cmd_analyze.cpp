@@ -16,6 +16,7 @@
 #include "report/output_file.hpp"
 #include "report/progress.hpp"
 #include "report/text_table.hpp"
+#include "rules/atomic_passes.hpp"
 #include "validate/text_file.hpp"
 #include "warpscope/error.hpp"
 #include "warpscope/gpu_models.hpp"
@@ -321,7 +322,7 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     // Atomics whose operation is unknown where the operation changes the counts: say how they were counted.
     std::vector<std::string> by_operation;
     for (const ArchSpec* a : specs)
-      if (a->global_cas_access_bytes > 0 || a->shared_atomics_serialize) by_operation.push_back(a->name);
+      if (rules::atomic_counts_depend_on_operation(*a)) by_operation.push_back(a->name);
     if (r.atomics_without_operation > 0 && !by_operation.empty())
       fmt::print(stderr,
                  "warpscope: note: {} atomic records name no operation (their trace does not record it); on {} a "

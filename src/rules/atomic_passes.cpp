@@ -56,9 +56,20 @@ bool serializes_same_address(const WarpAccess& a, const ArchSpec& arch) {
   return false;
 }
 
+namespace {
+bool splits_cas(const ArchSpec& arch) {
+  return arch.global_cas_access_bytes > 0 && arch.global_cas_access_bytes < arch.l1_line;
+}
+}  // namespace
+
 bool splits_cas_blocks(const WarpAccess& a, const ArchSpec& arch) {
-  return a.atomic_op == AtomicOp::Cas && a.space == Space::Global && arch.global_cas_access_bytes > 0 &&
-         arch.global_cas_access_bytes < arch.l1_line;
+  return a.atomic_op == AtomicOp::Cas && a.space == Space::Global && splits_cas(arch);
+}
+
+bool atomic_counts_depend_on_operation(const ArchSpec& arch) {
+  // The operation-dependent branches of serializes_same_address, splits_cas_blocks and cas_wavefront_factor.
+  return arch.global_atomics_serialize || arch.shared_atomics_serialize || splits_cas(arch) ||
+         arch.shared_cas_wavefronts > 1;
 }
 
 namespace {

@@ -26,6 +26,11 @@ bool serializes_same_address(const WarpAccess& a, const ArchSpec& arch);
 // Whether `a` is a compare-and-swap served per block of arch.global_cas_access_bytes.
 bool splits_cas_blocks(const WarpAccess& a, const ArchSpec& arch);
 
+// Whether an atomic's operation changes its counts on `arch` (some operation is served apart from
+// the others: a CAS by blocks or with more wavefronts, POPC.INC merging lanes others serialize), so
+// that records which name none are counted as an assumption (analyze says so).
+bool atomic_counts_depend_on_operation(const ArchSpec& arch);
+
 // The wavefronts a shared compare-and-swap takes per wavefront of an add of the same lanes
 // (shared.cas_wavefronts: its two operands); 1 for every other access. Its bank conflicts are
 // counted once (validation/h100/atomics_probe/ops).

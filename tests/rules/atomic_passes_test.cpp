@@ -82,6 +82,29 @@ TEST(AtomicPasses, SharedCasTakesTwiceTheWavefronts) {
   EXPECT_EQ(analyze(same, arch("sm_70")).wavefronts, 1u);  // not measured there: counted as any shared atomic
 }
 
+// analyze notes atomics without an operation where some operation is counted apart: on sm_90
+// (each of its four measured keys alone suffices), not where none is measured (sm_70, sm_35).
+TEST(AtomicPasses, CountsDependOnTheOperationWhereAKeySeparatesOne) {
+  EXPECT_TRUE(rules::atomic_counts_depend_on_operation(arch("sm_90")));
+  EXPECT_FALSE(rules::atomic_counts_depend_on_operation(arch("sm_70")));
+  EXPECT_FALSE(rules::atomic_counts_depend_on_operation(arch("sm_35")));
+  const ArchSpec none = arch("sm_70");
+  ArchSpec one = none;
+  one.global_atomics_serialize = true;  // POPC.INC merges what the others serialize
+  EXPECT_TRUE(rules::atomic_counts_depend_on_operation(one));
+  one = none;
+  one.shared_atomics_serialize = true;
+  EXPECT_TRUE(rules::atomic_counts_depend_on_operation(one));
+  one = none;
+  one.global_cas_access_bytes = 64;
+  EXPECT_TRUE(rules::atomic_counts_depend_on_operation(one));
+  one.global_cas_access_bytes = one.l1_line;  // a block of the whole line splits nothing
+  EXPECT_FALSE(rules::atomic_counts_depend_on_operation(one));
+  one = none;
+  one.shared_cas_wavefronts = 2;
+  EXPECT_TRUE(rules::atomic_counts_depend_on_operation(one));
+}
+
 // A compare-and-swap on sm_90 is served per 64-byte half of a line (global.cas_access_bytes;
 // validation/h100/atomics_probe cas4 rows), each half after the same-address passes.
 TEST(AtomicPasses, CompareAndSwapSplitsLinesByHalves) {
