@@ -14,6 +14,8 @@
 // (an application's many small launches): the cost of a kernel boundary; and
 // 64 launches of 16,384 coalesced records each (BM_AnalyzeLaunches/large_sm90), with
 // range(0) threads as `--threads N` (the launches on copies of the model).
+// BM_ModelOnly: BM_Analyze's records, made in memory, straight through the
+// model (no file, no decoding, no analyzer): the model's share of BM_Analyze.
 //   build/release/bench/warpscope_bench --benchmark_filter=BM_Analyze
 #include <benchmark/benchmark.h>
 #include <unistd.h>
@@ -21,9 +23,12 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "analyze/analyzer.hpp"
 #include "warpscope/arch.hpp"
+#include "warpscope/memory_system.hpp"
+#include "warpscope/occupancy.hpp"
 #include "warpscope/trace.hpp"
 
 namespace {
@@ -34,13 +39,7 @@ enum class Pattern { Coalesced, Scattered };
 
 constexpr std::uint32_t kCtas = 1056, kWarpsPerCta = 8;
 
-// sm_ids false: records without SM ids, as emulated or other tools' traces
-// come, which analyze replays through its warp interleaver (one wave here).
-std::filesystem::path write_trace(Pattern p, bool sm_ids) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("warpscope_bench_analyze_" + std::to_string(::getpid()) +
-                     (p == Pattern::Coalesced ? "_coalesced" : "_scattered") + (sm_ids ? ".wst" : "_nosm.wst"));
-  auto sink = create_trace(path, TraceFormat::Native);
+KernelInfo bench_kernel(Pattern p) {
   KernelInfo k;
   k.name = p == Pattern::Coalesced ? "stream" : "gather";
   k.grid = {kCtas, 1, 1};
@@ -48,24 +47,41 @@ std::filesystem::path write_trace(Pattern p, bool sm_ids) {
   k.registers = 32;
   k.arch = "sm_90";
   k.source = "bench";
-  const std::uint32_t id = sink->begin_kernel(k);
-  std::mt19937_64 rng(1);
-  WarpAccess r;
-  r.kernel = id;
+  return k;
+}
+
+std::uint32_t bench_records(Pattern p) { return p == Pattern::Coalesced ? 1u << 20 : 1u << 18; }
+
+// Record i of the trace (r.kernel left as it is): the warps of the grid in
+// turn, each at its k-th load.
+void bench_record(Pattern p, std::uint32_t i, bool sm_ids, std::mt19937_64& rng, WarpAccess& r) {
+  constexpr std::uint32_t warps = kCtas * kWarpsPerCta;
   r.space = Space::Global;
   r.op = Op::Load;
   r.size = 4;
-  const std::uint32_t warps = kCtas * kWarpsPerCta;
-  const std::uint32_t records = p == Pattern::Coalesced ? 1u << 20 : 1u << 18;
-  for (std::uint32_t i = 0; i < records; ++i) {
-    const std::uint32_t step = i / warps, w = i % warps;
-    r.cta = w / kWarpsPerCta;
-    r.warp = static_cast<std::uint16_t>(w % kWarpsPerCta);
-    r.sm = sm_ids ? static_cast<std::int16_t>(r.cta % 132) : std::int16_t{-1};
-    r.pc = 0x100 + 0x10 * (step % 4);
-    const std::uint64_t base = 0x7f0000000000ull + (std::uint64_t{step} * warps + w) * 128;
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      r.addr[l] = p == Pattern::Coalesced ? base + 4ull * l : 0x7f0000000000ull + ((rng() & ((1ull << 30) - 1)) & ~3ull);
+  const std::uint32_t step = i / warps, w = i % warps;
+  r.cta = w / kWarpsPerCta;
+  r.warp = static_cast<std::uint16_t>(w % kWarpsPerCta);
+  r.sm = sm_ids ? static_cast<std::int16_t>(r.cta % 132) : std::int16_t{-1};
+  r.pc = 0x100 + 0x10 * (step % 4);
+  const std::uint64_t base = 0x7f0000000000ull + (std::uint64_t{step} * warps + w) * 128;
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    r.addr[l] = p == Pattern::Coalesced ? base + 4ull * l : 0x7f0000000000ull + ((rng() & ((1ull << 30) - 1)) & ~3ull);
+}
+
+// sm_ids false: records without SM ids, as emulated or other tools' traces
+// come, which analyze replays through its warp interleaver (one wave here).
+std::filesystem::path write_trace(Pattern p, bool sm_ids) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("warpscope_bench_analyze_" + std::to_string(::getpid()) +
+                     (p == Pattern::Coalesced ? "_coalesced" : "_scattered") + (sm_ids ? ".wst" : "_nosm.wst"));
+  auto sink = create_trace(path, TraceFormat::Native);
+  const std::uint32_t id = sink->begin_kernel(bench_kernel(p));
+  std::mt19937_64 rng(1);
+  WarpAccess r;
+  r.kernel = id;
+  for (std::uint32_t i = 0; i < bench_records(p); ++i) {
+    bench_record(p, i, sm_ids, rng, r);
     sink->write(r);
   }
   sink->close();
@@ -139,6 +155,34 @@ void BM_Analyze(benchmark::State& state, Pattern p, const char* arch_name, bool 
   std::filesystem::remove(path);
 }
 
+// The model alone on the same records in the same order: MemorySystem::access
+// with per-instruction counters, as analyze calls it, but no trace file, no
+// decoding and none of the analyzer's bookkeeping (records made on the fly:
+// ~1 ns each coalesced, ~0.1 us scattered). BM_Analyze minus this is what
+// reading and the analyzer cost.
+void BM_ModelOnly(benchmark::State& state, Pattern p, const char* arch_name) {
+  const ArchSpec& arch = ArchDatabase::builtin().get(arch_name).spec;
+  const KernelInfo k = bench_kernel(p);
+  OccupancyInput launch;
+  launch.threads = static_cast<int>(k.block.count());
+  launch.regs = static_cast<int>(k.registers);
+  MemorySystem m(arch, MemoryConfig{});
+  std::vector<Counters> pcs(4);
+  std::uint64_t records = 0;
+  WarpAccess r;
+  for (auto _ : state) {
+    m.begin_kernel(launch);
+    std::mt19937_64 rng(1);
+    for (std::uint32_t i = 0; i < bench_records(p); ++i) {
+      bench_record(p, i, true, rng, r);
+      m.access(r, r.sm % m.num_sms(), &pcs[(r.pc - 0x100) / 0x10]);
+    }
+    records += bench_records(p);
+    benchmark::DoNotOptimize(m.kernel_counters());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(records));
+}
+
 BENCHMARK_CAPTURE(BM_Analyze, coalesced, Pattern::Coalesced, "sm_90")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, scattered, Pattern::Scattered, "sm_90")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 // Two threads: the L2 side beside the rest (same results).
@@ -160,6 +204,8 @@ BENCHMARK_CAPTURE(BM_Analyze, coalesced_sm80, Pattern::Coalesced, "sm_80")->Arg(
 BENCHMARK_CAPTURE(BM_Analyze, scattered_sm80, Pattern::Scattered, "sm_80")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, coalesced_no_sm, Pattern::Coalesced, "sm_90", false)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Analyze, scattered_no_sm, Pattern::Scattered, "sm_90", false)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_ModelOnly, coalesced, Pattern::Coalesced, "sm_90")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_ModelOnly, scattered, Pattern::Scattered, "sm_90")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm90, "sm_90", 20000, 4)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm90_no_sm, "sm_90", 20000, 4, false)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AnalyzeLaunches, sm70, "sm_70", 20000, 4)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
