@@ -125,6 +125,10 @@ struct ArchSpec {
   std::string l2_replacement = "lru";             // lru | fifo | random
   std::string l2_set_hash = "modulo";             // modulo | xor
 
+  // --- [launch] DRAM reads of every launch besides its memory instructions' traffic
+  std::int64_t launch_dram_read_bytes = 0;        // fixed part (0: launch reads not modelled)
+  int launch_code_fetch_bytes = 0;                // the kernel's code is read in pieces of this size (0: not counted)
+
   // --- [gpu] the default GPU of the architecture (memory-system model)
   std::string gpu_name;
   int gpu_sms = 0;

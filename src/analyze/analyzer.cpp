@@ -9,6 +9,7 @@
 
 #include "analyze/interleaver.hpp"
 #include "analyze/kept_record.hpp"
+#include "memory/launch_reads.hpp"
 #include "tracer/demangle.hpp"
 #include "tracer/sass_listing.hpp"
 #include "warpscope/occupancy.hpp"
@@ -498,9 +499,27 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
     std::vector<ArchRun*> of_arch;
     for (std::size_t j = 0; j < lanes; ++j) of_arch.push_back(by_lane[j][a]);
     out.archs.push_back(merge_lanes(of_arch));
+    // Once per launch, however many runs of records it had.
+    for (KernelResult& k : out.archs.back().kernels) {
+      const auto code = options.code_bytes_by_kernel.find(k.info.name);
+      if (code == options.code_bytes_by_kernel.end()) continue;
+      k.code_bytes = code->second;
+      k.launch_dram_read_bytes = memory::launch_dram_read_bytes(*archs[a], k.code_bytes);
+      k.counters.dram_read_bytes += k.launch_dram_read_bytes;
+    }
   }
   if (progress) progress(trace.bytes_read(), trace.file_size());
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+CodeSizes code_sizes_from_sass(std::string_view listing) {
+  CodeSizes out;
+  for (const auto& [name, function] : tracer::parse_sass_listing(listing).functions) {
+    if (function.code_bytes == 0) continue;
+    out[tracer::demangle(name)] = function.code_bytes;
+    out[name] = function.code_bytes;
+  }
   return out;
 }
 

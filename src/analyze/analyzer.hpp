@@ -21,6 +21,8 @@ namespace warpscope {
 // Atomic operations by kernel name (mangled and demangled) and PC: from a SASS
 // listing (atomic_tables_from_sass) for traces that do not record them.
 using AtomicTables = std::map<std::string, std::map<std::uint64_t, AtomicOp>, std::less<>>;
+// Bytes of each kernel's code by name (mangled and demangled): from a SASS listing (code_sizes_from_sass).
+using CodeSizes = std::map<std::string, std::uint64_t, std::less<>>;
 
 struct AnalyzeOptions {
   std::optional<std::regex> kernel_filter;  // kernels whose name matches (search)
@@ -42,11 +44,17 @@ struct AnalyzeOptions {
   // For a kernel whose trace names no atomic operation (KernelInfo::atomics empty): its table
   // here, found by the kernel's name.
   AtomicTables atomics_by_kernel;
+  // Each kernel's code size, found by its name: where the architecture models a launch's own DRAM
+  // reads (launch.dram_read_bytes, memory/launch_reads.hpp), they are added to the kernel's
+  // dram.read_bytes. Kernels not found here get none.
+  CodeSizes code_bytes_by_kernel;
 };
 
 // The atomic operations of every function of a SASS listing (nvdisasm -c or cuobjdump -sass),
 // each under its mangled and its demangled name. Throws InputError for a malformed listing.
 AtomicTables atomic_tables_from_sass(std::string_view listing);
+// The code size of every function of a SASS listing, under its mangled and its demangled name.
+CodeSizes code_sizes_from_sass(std::string_view listing);
 
 // Counters of one instruction (kernel, PC) on one architecture.
 struct PcCounters {
@@ -67,6 +75,10 @@ struct KernelResult {
   std::uint64_t records = 0;
   std::int64_t l1_bytes = 0;         // L1 per SM the kernel ran with (the carveout's remainder on 7.0+)
   std::int64_t shared_capacity = 0;  // the shared part of a unified L1/shared array (0: separate)
+  std::uint64_t code_bytes = 0;      // the kernel's code size, from AnalyzeOptions (0: unknown)
+  // The launch's own DRAM reads (memory/launch_reads.hpp), included in counters.dram_read_bytes
+  // and in no instruction's.
+  std::uint64_t launch_dram_read_bytes = 0;
   Counters counters;  // kernel totals
 };
 

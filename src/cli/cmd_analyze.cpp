@@ -174,7 +174,8 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
     for (const auto& k : a.kernels) {
       nlohmann::json jk{{"id", k.info.id}, {"name", k.info.name}, {"grid", dim(k.info.grid)},
                         {"block", dim(k.info.block)}, {"records", k.records}, {"l1_bytes", k.l1_bytes},
-                        {"shared_capacity", k.shared_capacity}};
+                        {"shared_capacity", k.shared_capacity}, {"code_bytes", k.code_bytes},
+                        {"launch_dram_read_bytes", k.launch_dram_read_bytes}};
       nlohmann::json m = nlohmann::json::object();
       for (const auto& x : metrics(k.counters, *a.arch)) m[x.name] = x.value;
       jk["metrics"] = m;
@@ -239,7 +240,9 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
                 "replay records in trace order instead of interleaving the warps of co-resident CTAs");
   cmd->add_option("--sass", args->sass,
                   "a SASS listing of the traced program (nvdisasm -c or cuobjdump -sass): the operation of each "
-                  "atomic (a compare-and-swap, ATOMS.POPC.INC, ...) for kernels whose trace does not record it");
+                  "atomic (a compare-and-swap, ATOMS.POPC.INC, ...) for kernels whose trace does not record it, and "
+                  "each kernel's code size: on architectures that model a launch's own DRAM reads (sm_90: its code "
+                  "and 2,304 B) dram.read_bytes then includes them, as Nsight Compute's dram__bytes_read does");
   cmd->add_flag("--all-metrics", args->all_metrics, "also print counters that are zero everywhere");
   cmd->add_option("--threads", args->threads,
                   "threads for the models: one per architecture; with two per architecture to spare each "
@@ -289,7 +292,9 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     options.threads = args->threads;
     if (!args->sass.empty()) {
       try {
-        options.atomics_by_kernel = atomic_tables_from_sass(validate::read_text_file(args->sass));
+        const std::string listing = validate::read_text_file(args->sass);
+        options.atomics_by_kernel = atomic_tables_from_sass(listing);
+        options.code_bytes_by_kernel = code_sizes_from_sass(listing);
       } catch (const InputError& e) {
         throw InputError(fmt::format("--sass {}: {}", args->sass, e.what()));
       }
@@ -383,6 +388,14 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
           l1 += fmt::format("{}{} {} KB ({} KB shared)", l1.empty() ? "" : ", ", a.arch->name,
                             a.kernels[k].l1_bytes / 1024, a.kernels[k].shared_capacity / 1024);
       if (!l1.empty()) fmt::print("L1 per SM: {}\n", l1);
+      // The launch's own reads (memory/launch_reads.hpp), part of dram.read_bytes and of no instruction's.
+      std::string launch;
+      for (const auto& a : r.archs)
+        if (k < a.kernels.size() && a.kernels[k].launch_dram_read_bytes > 0)
+          launch += fmt::format("{}{} {} B", launch.empty() ? "" : ", ", a.arch->name, a.kernels[k].launch_dram_read_bytes);
+      if (!launch.empty())
+        fmt::print("DRAM reads of the launch itself ({} B of code + launch data), counted in dram.read_bytes: {}\n",
+                   r.archs.front().kernels[k].code_bytes, launch);
       fmt::print("{}", kernel_table(r, k, args->all_metrics));
     }
     if (args->top > 0) fmt::print("\ntop {} instructions by bytes wasted on {}:\n{}", args->top, r.archs.front().arch->name,

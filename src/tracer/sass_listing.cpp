@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <filesystem>
@@ -12,6 +13,14 @@
 
 namespace warpscope::tracer {
 namespace {
+
+// 90 for "sm_90" (or "sm_90a"); 0 when the target names no number.
+int sm_of(std::string_view target) {
+  if (target.starts_with("sm_")) target.remove_prefix(3);
+  int v = 0;
+  std::from_chars(target.data(), target.data() + target.size(), v);
+  return v;
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -180,6 +189,9 @@ SassListing parse_sass_listing(std::string_view text) {
     if (ec != std::errc{} || p != hex.data() + hex.size()) continue;  // a hex-encoding comment, not an offset
     auto body = trim(s.substr(close + 2));
     if (body.starts_with("{")) body = trim(body.substr(1));
+    // An instruction is 16 B from 7.0 on, 8 B before (where every fourth slot is a control word).
+    const std::uint64_t width = sm_of(listing.arch) == 0 || sm_of(listing.arch) >= 70 ? 16 : 8;
+    current->code_bytes = std::max(current->code_bytes, offset + width);
     bool predicated = false;
     if (body.starts_with("@")) {
       predicated = true;

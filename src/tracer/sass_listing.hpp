@@ -31,6 +31,9 @@ struct SassInstruction {
 struct SassFunction {
   std::string name;  // mangled, as in .text.<name>
   std::map<std::uint64_t, SassInstruction> memory;  // offset in the function -> instruction
+  // Bytes of the function's code as listed: one instruction past the highest offset (with
+  // the padding the listing shows; 7.0+ instructions are 16 B). 0 when it lists none.
+  std::uint64_t code_bytes = 0;
   const SassInstruction* at(std::uint64_t offset) const {
     auto it = memory.find(offset);
     return it == memory.end() ? nullptr : &it->second;

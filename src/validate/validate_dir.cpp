@@ -110,10 +110,13 @@ ValidationReport validate_directory(const fs::path& dir, const ArchDatabase& db,
     ao.flush_dirty_at_kernel_end = false;  // ncu does not count the write-back of what stays dirty
     ao.interleave_warps = options.interleave_warps;
     // The SASS listing beside a trace names its atomics' operations where the trace does not
-    // (traces recorded before warpscope trace stored them).
+    // (traces recorded before warpscope trace stored them), and each kernel's code size (the
+    // launch's own DRAM reads, memory/launch_reads.hpp).
     if (const fs::path sass = dir / (app + ".sass"); fs::exists(sass)) {
       try {
-        ao.atomics_by_kernel = atomic_tables_from_sass(validate::read_text_file(sass));
+        const std::string listing = validate::read_text_file(sass);
+        ao.atomics_by_kernel = atomic_tables_from_sass(listing);
+        ao.code_bytes_by_kernel = code_sizes_from_sass(listing);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: {}", sass.string(), e.what()));
       }

@@ -4,7 +4,11 @@
 // session 5 (docs/VALIDATION.md): the measured L2 partitions brought the
 // reductions in and took three L2 hit rates 0.15-0.8 points past the 5-point
 // line (179 before, with an assumed partition map); 178 since session 8 (the
-// L2 request coalescer within an SM: c_ldcg4_reuse4). A model change that
+// L2 request coalescer within an SM: c_ldcg4_reuse4); 175 since session 21,
+// when the DRAM read check lost most of its slack (8 KB -> 512 B) once the
+// model read each launch's own 2.3 KB and code (launch.dram_read_bytes): the
+// three constant-memory kernels whose __constant__ data, which a trace does
+// not record, the slack used to cover are outside now. A model change that
 // loses a launch fails here, one that gains launches should raise the floor.
 #include <gtest/gtest.h>
 
@@ -19,8 +23,25 @@ TEST(H100SuiteAccuracy, LaunchesWithinTheTargetDoNotDecrease) {
   const ValidationSummary s = summarize(r);
   EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
   EXPECT_EQ(s.kernels_toleranced, 210u);
-  EXPECT_GE(s.kernels_within, 178u);
+  EXPECT_GE(s.kernels_within, 175u);
   EXPECT_EQ(s.exact_matched, s.exact);
+}
+
+// The launch's own DRAM reads (memory/launch_reads.hpp) make the model's
+// dram__bytes_read equal the H100's on 140 of the 210 launches (none before:
+// every launch read 2.3-8 KB more); the rest differ by the run-to-run spread
+// of loading kernels (up to 512 B), constant data, or the known write-back class.
+TEST(H100SuiteAccuracy, DramReadBytesEqualTheH100sOnMostLaunches) {
+  const ValidationReport r = validate_directory(WARPSCOPE_SOURCE_DIR "/validation/h100/suite", db());
+  std::size_t equal = 0, launches = 0;
+  for (const KernelValidation& k : r.kernels)
+    for (const CounterComparison& c : k.counters)
+      if (c.counter == "dram__bytes_read.sum") {
+        ++launches;
+        equal += c.model == c.hardware ? 1 : 0;
+      }
+  EXPECT_EQ(launches, 210u);
+  EXPECT_GE(equal, 140u);
 }
 
 }  // namespace

@@ -65,13 +65,15 @@ REASONS = [
      "measure it before marking it known"),
     (("dram__bytes_read", "dram__bytes_write", "dram__sectors_read", "dram__sectors_write"),
      "DRAM traffic the model does not have: partially written L2 sectors written back during the "
-     "kernel, each read first (store-only kernels: DRAM read minus the ~3 KB floor = DRAM write, "
+     "kernel, each read first (store-only kernels: DRAM read minus the launch's own 2,816 B = DRAM write, "
      "g_st4_stride32 235,776 / 234,752 B); validation/h100/write_probe measures it: L2 writes partial "
      "sectors back from about 25-32K lines of them (3-4 MB) on, at any issue rate, and whole dirty "
      "sectors from about 8 MB, far below its 50 MB, which also takes local_array's rewritten local "
      "windows (34.6 MB: 132 SMs x 64 warp slots x 4 KB) to DRAM 90 MB worth while the model's L2 keeps "
      "fewer of them (the L2 partitions now write 70 MB back, reads 7.6 MB against 4.2 MB); "
-     "local-memory spills, instruction/constant fetches beyond the 8 KB slack"),
+     "local-memory spills; a kernel's __constant__ data, read from DRAM on first use, which a trace "
+     "does not record (the Sanitizer API reports no LDC): k_const_* read their c_table lines, 2-4 KB "
+     "beyond the launch's own reads (launch.dram_read_bytes)"),
 ]
 
 
