@@ -99,10 +99,10 @@ const std::vector<ParamDef>& param_defs() {
       {"l2", "ways", P::Int, "ways", "L2 associativity in the cache model; sets = L2 lines / ways", &S::l2_ways},
       {"l2", "replacement", P::Text, "", "L2 replacement: lru, fifo, random or randm<M> (LRU order, the victim drawn from the M least recently used lines)", &S::l2_replacement},
       {"l2", "set_hash", P::Text, "", "L2 set index: modulo or xor (XOR-fold of the line address)", &S::l2_set_hash},
-      // [gpu]
       // [launch]
       {"launch", "dram_read_bytes", P::Bytes, "bytes", "DRAM bytes every launch reads besides its memory instructions' traffic (with its code, launch.code_fetch_bytes): what Nsight Compute's dram__bytes_read shows for a kernel that touches no global memory; 0: not modelled", &S::launch_dram_read_bytes},
       {"launch", "code_fetch_bytes", P::Int, "bytes", "a launch also reads its kernel's code (the SASS listing's size) rounded up to this many bytes; 0: code reads not modelled", &S::launch_code_fetch_bytes},
+      // [gpu]
       {"gpu", "name", P::Text, "", "the default GPU the memory-system model represents", &S::gpu_name},
       {"gpu", "sms", P::Int, "SMs", "SMs of the default GPU", &S::gpu_sms},
       {"gpu", "l2_size", P::Bytes, "bytes", "L2 capacity of the default GPU (0: no L2)", &S::gpu_l2_size},
