@@ -513,9 +513,11 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
   return out;
 }
 
-CodeSizes code_sizes_from_sass(std::string_view listing) {
+namespace {
+
+CodeSizes code_sizes_of(const tracer::SassListing& listing) {
   CodeSizes out;
-  for (const auto& [name, function] : tracer::parse_sass_listing(listing).functions) {
+  for (const auto& [name, function] : listing.functions) {
     if (function.code_bytes == 0) continue;
     out[tracer::demangle(name)] = function.code_bytes;
     out[name] = function.code_bytes;
@@ -523,9 +525,9 @@ CodeSizes code_sizes_from_sass(std::string_view listing) {
   return out;
 }
 
-AtomicTables atomic_tables_from_sass(std::string_view listing) {
+AtomicTables atomic_tables_of(const tracer::SassListing& listing) {
   AtomicTables out;
-  for (const auto& [name, function] : tracer::parse_sass_listing(listing).functions) {
+  for (const auto& [name, function] : listing.functions) {
     std::map<std::uint64_t, AtomicOp> table;
     for (const auto& [offset, ins] : function.memory)
       if (ins.atomic_op != AtomicOp::Unknown) table.emplace(offset, ins.atomic_op);
@@ -534,6 +536,20 @@ AtomicTables atomic_tables_from_sass(std::string_view listing) {
     out[name] = std::move(table);
   }
   return out;
+}
+
+}  // namespace
+
+CodeSizes code_sizes_from_sass(std::string_view listing) { return code_sizes_of(tracer::parse_sass_listing(listing)); }
+
+AtomicTables atomic_tables_from_sass(std::string_view listing) {
+  return atomic_tables_of(tracer::parse_sass_listing(listing));
+}
+
+void take_from_sass(std::string_view listing, AnalyzeOptions& options) {
+  const tracer::SassListing parsed = tracer::parse_sass_listing(listing);
+  options.atomics_by_kernel = atomic_tables_of(parsed);
+  options.code_bytes_by_kernel = code_sizes_of(parsed);
 }
 
 }  // namespace warpscope

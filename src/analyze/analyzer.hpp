@@ -55,6 +55,9 @@ struct AnalyzeOptions {
 AtomicTables atomic_tables_from_sass(std::string_view listing);
 // The code size of every function of a SASS listing, under its mangled and its demangled name.
 CodeSizes code_sizes_from_sass(std::string_view listing);
+// Both from one reading of a listing: options.atomics_by_kernel and options.code_bytes_by_kernel
+// (analyze --sass, validate's <app>.sass). Throws InputError for a malformed listing.
+void take_from_sass(std::string_view listing, AnalyzeOptions& options);
 
 // Counters of one instruction (kernel, PC) on one architecture.
 struct PcCounters {

@@ -292,9 +292,7 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     options.threads = args->threads;
     if (!args->sass.empty()) {
       try {
-        const std::string listing = validate::read_text_file(args->sass);
-        options.atomics_by_kernel = atomic_tables_from_sass(listing);
-        options.code_bytes_by_kernel = code_sizes_from_sass(listing);
+        take_from_sass(validate::read_text_file(args->sass), options);
       } catch (const InputError& e) {
         throw InputError(fmt::format("--sass {}: {}", args->sass, e.what()));
       }

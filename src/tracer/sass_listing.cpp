@@ -146,6 +146,9 @@ std::optional<SassInstruction> classify_memory_opcode(std::string_view opcode) {
 
 SassListing parse_sass_listing(std::string_view text) {
   SassListing listing;
+  // Bytes per instruction, for SassFunction::code_bytes: 16 from 7.0 on, 8 before (where every fourth
+  // slot is a control word); set by .target.
+  std::uint64_t width = 16;
   SassFunction* current = nullptr;
   std::optional<SourceLocation> line_info;
   std::size_t line_no = 0;
@@ -158,6 +161,8 @@ SassListing parse_sass_listing(std::string_view text) {
     if (s.empty()) continue;
     if (s.starts_with(".target")) {
       listing.arch = std::string(trim(s.substr(7)));
+      const int sm = sm_of(listing.arch);
+      width = sm == 0 || sm >= 70 ? 16 : 8;
       continue;
     }
     if (s.starts_with(".text.") && s.back() == ':') {
@@ -189,8 +194,6 @@ SassListing parse_sass_listing(std::string_view text) {
     if (ec != std::errc{} || p != hex.data() + hex.size()) continue;  // a hex-encoding comment, not an offset
     auto body = trim(s.substr(close + 2));
     if (body.starts_with("{")) body = trim(body.substr(1));
-    // An instruction is 16 B from 7.0 on, 8 B before (where every fourth slot is a control word).
-    const std::uint64_t width = sm_of(listing.arch) == 0 || sm_of(listing.arch) >= 70 ? 16 : 8;
     current->code_bytes = std::max(current->code_bytes, offset + width);
     bool predicated = false;
     if (body.starts_with("@")) {

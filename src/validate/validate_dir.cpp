@@ -114,9 +114,7 @@ ValidationReport validate_directory(const fs::path& dir, const ArchDatabase& db,
     // launch's own DRAM reads, memory/launch_reads.hpp).
     if (const fs::path sass = dir / (app + ".sass"); fs::exists(sass)) {
       try {
-        const std::string listing = validate::read_text_file(sass);
-        ao.atomics_by_kernel = atomic_tables_from_sass(listing);
-        ao.code_bytes_by_kernel = code_sizes_from_sass(listing);
+        take_from_sass(validate::read_text_file(sass), ao);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: {}", sass.string(), e.what()));
       }
