@@ -84,6 +84,17 @@ KernelInfo plain_kernel() {
   return k;
 }
 
+// The error reading a whole trace from `bytes` gives ("no error" when none).
+std::string read_error(const std::string& bytes, const char* name) {
+  try {
+    auto src = open_trace_buffer(bytes, name);
+    read_all(*src);
+  } catch (const TraceError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 std::string atomics_error(const std::string& body, bool right_after_kernel = true) {
   const auto path = scratch_dir() / "atomics_bad.wst";
   write_all(path, TraceFormat::Native, {plain_kernel()}, {atomic_at(0x90)});
@@ -102,13 +113,7 @@ std::string atomics_error(const std::string& body, bool right_after_kernel = tru
   const std::size_t chunk = 8 + 16 + kernel_size;
   std::memcpy(&chunk_size, b.data() + chunk + 4, 4);
   b.insert(right_after_kernel ? chunk : chunk + 16 + chunk_size, blk);
-  try {
-    auto src = open_trace_buffer(b, "t.wst");
-    read_all(*src);
-  } catch (const TraceError& e) {
-    return e.what();
-  }
-  return "no error";
+  return read_error(b, "t.wst");
 }
 
 TEST(AtomicOps, BadBlocksNameTheByteAndTheProblem) {
@@ -137,15 +142,7 @@ TEST(AtomicOps, BadBlocksNameTheByteAndTheProblem) {
 }
 
 TEST(AtomicOps, TextLinesAreChecked) {
-  auto error = [](const std::string& text) -> std::string {
-    try {
-      auto src = open_trace_buffer(text, "t.txt");
-      read_all(*src);
-    } catch (const TraceError& e) {
-      return e.what();
-    }
-    return "no error";
-  };
+  auto error = [](const std::string& text) { return read_error(text, "t.txt"); };
   EXPECT_EQ(error("wstrace 1\nkernel 0\natomic k=0 pc=0x90 op=cas\n"), "no error");
   EXPECT_EQ(error("wstrace 1\natomic k=0 pc=0x90 op=cas\n"),
             "t.txt:2:1: an atomic line must follow its kernel line (or its loc and atomic lines)");
