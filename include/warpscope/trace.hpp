@@ -47,6 +47,7 @@ struct KernelInfo {
   std::string source;                // producer: "warpscope trace", "synthetic", "text", ...
   std::map<std::uint64_t, SourceLocation> lines;  // PC -> file:line, optional
   std::map<std::uint64_t, AtomicOp> atomics;      // PC -> operation of an atomic/reduction, optional
+  std::uint64_t code_bytes = 0;  // size of the kernel's machine code (SASS), 0 if unknown
   friend bool operator==(const KernelInfo&, const KernelInfo&) = default;
 };
 

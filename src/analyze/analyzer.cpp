@@ -499,11 +499,14 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
     std::vector<ArchRun*> of_arch;
     for (std::size_t j = 0; j < lanes; ++j) of_arch.push_back(by_lane[j][a]);
     out.archs.push_back(merge_lanes(of_arch));
-    // Once per launch, however many runs of records it had.
+    // Once per launch, however many runs of records it had. The size the
+    // trace recorded comes first, as its atomics do; a listing fills the rest.
     for (KernelResult& k : out.archs.back().kernels) {
-      const auto code = options.code_bytes_by_kernel.find(k.info.name);
-      if (code == options.code_bytes_by_kernel.end()) continue;
-      k.code_bytes = code->second;
+      k.code_bytes = k.info.code_bytes;
+      if (k.code_bytes == 0)
+        if (const auto code = options.code_bytes_by_kernel.find(k.info.name); code != options.code_bytes_by_kernel.end())
+          k.code_bytes = code->second;
+      if (k.code_bytes == 0) continue;
       k.launch_dram_read_bytes = memory::launch_dram_read_bytes(*archs[a], k.code_bytes);
       k.counters.dram_read_bytes += k.launch_dram_read_bytes;
     }

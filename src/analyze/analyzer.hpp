@@ -78,7 +78,7 @@ struct KernelResult {
   std::uint64_t records = 0;
   std::int64_t l1_bytes = 0;         // L1 per SM the kernel ran with (the carveout's remainder on 7.0+)
   std::int64_t shared_capacity = 0;  // the shared part of a unified L1/shared array (0: separate)
-  std::uint64_t code_bytes = 0;      // the kernel's code size, from AnalyzeOptions (0: unknown)
+  std::uint64_t code_bytes = 0;      // the kernel's code size: the trace's, else AnalyzeOptions' (0: unknown)
   // The launch's own DRAM reads (memory/launch_reads.hpp), included in counters.dram_read_bytes
   // and in no instruction's.
   std::uint64_t launch_dram_read_bytes = 0;

@@ -179,6 +179,26 @@ std::uint32_t decode_atomics(const std::uint8_t* data, std::size_t size, const s
   return id;
 }
 
+std::string encode_code_size(const KernelInfo& k) {
+  if (k.code_bytes > UINT32_MAX)
+    throw Error(fmt::format("cannot write a trace: the code of kernel {} is {} bytes (the limit is {})", k.id,
+                            k.code_bytes, UINT32_MAX));
+  std::string out;
+  put_varint(out, k.id);
+  put_varint(out, k.code_bytes);
+  return out;
+}
+
+std::uint32_t decode_code_size(const std::uint8_t* data, std::size_t size, const std::string& file,
+                               std::uint64_t offset, std::uint64_t& code_bytes) {
+  KernelCursor c(data, size, file, offset, "code size block");
+  const std::uint32_t id = c.u32("kernel id");
+  code_bytes = c.u32("code size");
+  if (code_bytes == 0) c.fail("code size 0 (an unknown size is never stored)");
+  if (c.left() != 0) c.fail(fmt::format("{} unexpected bytes after the code size", c.left()));
+  return id;
+}
+
 void fix_checksums(std::string& bytes) {
   std::size_t pos = kFileHeaderBytes;
   while (pos <= bytes.size() && bytes.size() - pos >= kBlockHeaderBytes) {

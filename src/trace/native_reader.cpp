@@ -24,6 +24,7 @@ const char* block_name(std::uint8_t type) {
     case BlockType::Chunk: return "chunk";
     case BlockType::Footer: return "footer";
     case BlockType::Atomics: return "atomic operations block";
+    case BlockType::CodeSize: return "code size block";
   }
   return "optional block";
 }
@@ -138,7 +139,7 @@ class NativeReader final : public TraceSource {
       if (type == static_cast<std::uint8_t>(BlockType::Footer) && size != kFooterBytes)
         fail(at, fmt::format("footer at byte {} declares {} bytes (a footer is {})", at, size, kFooterBytes));
       if (type == static_cast<std::uint8_t>(BlockType::Chunk)) {
-        last_was_kernel_ = false;
+        kernel_open_ = false;
         std::unique_ptr<ChunkJob> job = take_job();
         if (!read_body(job->body, at, type, size)) return false;
         job->at = at;
@@ -163,13 +164,12 @@ class NativeReader final : public TraceSource {
       if (sum != load_u64(h + 8))
         fail(at, fmt::format("checksum mismatch in {} at byte {}: stored {:#018x}, computed {:#018x} (the file is "
                              "corrupted)", block_name(type), at, load_u64(h + 8), sum));
-      const bool after_kernel = last_was_kernel_;
-      last_was_kernel_ = type == static_cast<std::uint8_t>(BlockType::Kernel);
       switch (static_cast<BlockType>(type)) {
         case BlockType::Kernel: add_kernel(at, size); break;
         case BlockType::Chunk: break;  // handled above
         case BlockType::Footer: finish(at); return false;
-        case BlockType::Atomics: add_atomics(at, size, after_kernel); break;
+        case BlockType::Atomics: add_atomics(at, size); break;
+        case BlockType::CodeSize: add_code_size(at, size); break;
       }
     }
   }
@@ -202,17 +202,34 @@ class NativeReader final : public TraceSource {
       fail(at, fmt::format("bad kernel block at byte {}: kernel id {}, expected {} (ids count up from 0)", at, k.id,
                            kernels_.size()));
     kernels_.push_back(std::move(k));
+    kernel_open_ = true;
+    kernel_blocks_seen_ = 0;
   }
 
-  // The atomic operations of the kernel declared by the block just before
-  // (nothing in between: a chunk read ahead must not see its kernel change).
-  void add_atomics(std::uint64_t at, std::uint32_t size, bool after_kernel) {
+  // An optional block describing the kernel declared last: it must come after
+  // that kernel's block and before any chunk (a chunk read ahead must not see
+  // its kernel change), at most once per kernel.
+  void attach_to_kernel(std::uint64_t at, BlockType type, std::uint32_t id) {
+    if (!kernel_open_ || std::uint64_t{id} + 1 != kernels_.size())
+      fail(at, fmt::format("{} at byte {} names kernel {}; it must directly follow that kernel's block",
+                           block_name(static_cast<std::uint8_t>(type)), at, id));
+    const unsigned bit = 1u << (static_cast<unsigned>(type) - kOptionalBlockTypes);
+    if (kernel_blocks_seen_ & bit)
+      fail(at, fmt::format("{} at byte {}: kernel {} already has one", block_name(static_cast<std::uint8_t>(type)), at,
+                           id));
+    kernel_blocks_seen_ |= bit;
+  }
+
+  void add_atomics(std::uint64_t at, std::uint32_t size) {
     std::map<std::uint64_t, AtomicOp> ops;
-    const std::uint32_t id = decode_atomics(block_.data(), size, in_->name(), at, ops);
-    if (!after_kernel || std::uint64_t{id} + 1 != kernels_.size())
-      fail(at, fmt::format("atomic operations block at byte {} names kernel {}; it must directly follow that "
-                           "kernel's block", at, id));
+    attach_to_kernel(at, BlockType::Atomics, decode_atomics(block_.data(), size, in_->name(), at, ops));
     kernels_.back().atomics = std::move(ops);
+  }
+
+  void add_code_size(std::uint64_t at, std::uint32_t size) {
+    std::uint64_t bytes = 0;
+    attach_to_kernel(at, BlockType::CodeSize, decode_code_size(block_.data(), size, in_->name(), at, bytes));
+    kernels_.back().code_bytes = bytes;
   }
 
   std::unique_ptr<ChunkJob> take_job() {
@@ -363,7 +380,9 @@ class NativeReader final : public TraceSource {
   std::uint64_t chunks_records_ = 0, chunks_ = 0;
   bool ahead_done_ = false;
   bool done_ = false;
-  bool last_was_kernel_ = false;  // the block just read declared a kernel
+  // A kernel block was read and no chunk since: optional blocks may still describe it.
+  bool kernel_open_ = false;
+  unsigned kernel_blocks_seen_ = 0;  // its optional blocks read so far, bit (type - 0x80)
   TraceSummary summary_;
 };
 

@@ -70,6 +70,8 @@ class NativeWriter final : public TraceSink {
     append_block(block, static_cast<std::uint8_t>(BlockType::Kernel), encode_kernel(info));
     if (std::any_of(info.atomics.begin(), info.atomics.end(), [](const auto& e) { return e.second != AtomicOp::Unknown; }))
       append_block(block, static_cast<std::uint8_t>(BlockType::Atomics), encode_atomics(info));
+    if (info.code_bytes != 0)
+      append_block(block, static_cast<std::uint8_t>(BlockType::CodeSize), encode_code_size(info));
     file_.write(block.data(), block.size());
     file_.flush();
     return kernels_++;

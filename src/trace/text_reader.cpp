@@ -136,8 +136,8 @@ class TextReader final : public TraceSource {
                             kernels_.size()));
     KernelInfo k;
     k.id = static_cast<std::uint32_t>(id);
-    static constexpr std::string_view kKeys[] = {"name", "grid",  "block", "dyn_smem", "static_smem",
-                                                 "regs", "arch", "gpu",   "source"};
+    static constexpr std::string_view kKeys[] = {"name", "grid", "block",  "dyn_smem",  "static_smem",
+                                                 "regs", "arch", "gpu",    "source",    "code_bytes"};
     unsigned seen = 0;
     for (std::size_t i = 2; i < t.size(); ++i) {
       const TextToken& tok = t[i];
@@ -152,7 +152,8 @@ class TextReader final : public TraceSource {
         case 5: k.registers = static_cast<std::uint32_t>(number(tok, UINT32_MAX, "a register count")); break;
         case 6: k.arch = tok.value; break;
         case 7: k.gpu = tok.value; break;
-        default: k.source = tok.value; break;
+        case 8: k.source = tok.value; break;
+        default: k.code_bytes = number(tok, UINT32_MAX, "a byte count"); break;
       }
     }
     kernels_.push_back(std::move(k));

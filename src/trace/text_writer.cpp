@@ -63,6 +63,9 @@ class TextWriter final : public TraceSink {
   std::uint32_t begin_kernel(KernelInfo k) override {
     require_open();
     k.id = kernels_;
+    if (k.code_bytes > UINT32_MAX)
+      throw Error(fmt::format("cannot write a trace: the code of kernel {} is {} bytes (the limit is {})", k.id,
+                              k.code_bytes, UINT32_MAX));
     line_ += fmt::format("kernel {} name=", k.id);
     append_string(line_, k.name);
     line_ += fmt::format(" grid={},{},{} block={},{},{} dyn_smem={} static_smem={} regs={} arch=", k.grid.x, k.grid.y,
@@ -72,6 +75,7 @@ class TextWriter final : public TraceSink {
     append_string(line_, k.gpu);
     line_ += " source=";
     append_string(line_, k.source);
+    if (k.code_bytes != 0) line_ += fmt::format(" code_bytes={}", k.code_bytes);
     line_ += '\n';
     for (const auto& [pc, loc] : k.lines) {
       line_ += fmt::format("loc k={} pc={:#x} file=", k.id, pc);

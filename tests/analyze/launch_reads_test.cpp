@@ -74,5 +74,30 @@ TEST(LaunchReads, AnalyzeAddsThemOncePerLaunchToTheKernelOnly) {
   for (const PcCounters& p : h100.pcs) EXPECT_EQ(p.counters.dram_read_bytes, 128u * (p.kernel == 0 ? 2u : 1u));
 }
 
+// A trace recorded by `warpscope trace` carries each kernel's code size
+// (KernelInfo::code_bytes): it comes first, and a listing fills the kernels
+// whose size the trace lacks.
+TEST(LaunchReads, TheTracesOwnCodeSizeComesFirst) {
+  const std::string text = std::string("wstrace 1\n") +
+                           "kernel 0 name=_Z1av grid=1,1,1 block=32,1,1 arch=sm_90 code_bytes=5888\n"
+                           "kernel 1 name=_Z1bv grid=1,1,1 block=32,1,1 arch=sm_90\n"
+                           "kernel 2 name=_Z1cv grid=1,1,1 block=32,1,1 arch=sm_90\n"
+                           "rec k=0 pc=0x10 cta=0 warp=0 sm=0 global st 4 default mask=ffffffff addr=0x1000+4\n"
+                           "rec k=1 pc=0x10 cta=0 warp=0 sm=0 global st 4 default mask=ffffffff addr=0x1000+4\n"
+                           "rec k=2 pc=0x10 cta=0 warp=0 sm=0 global st 4 default mask=ffffffff addr=0x1000+4\n";
+  AnalyzeOptions o;
+  o.threads = 1;
+  o.code_bytes_by_kernel = {{"_Z1av", 384}, {"_Z1bv", 640}};
+  auto trace = open_trace_buffer(text, "t.txt");
+  const ArchResult h100 = analyze_trace(*trace, {&arch("sm_90")}, o).archs.at(0);
+  ASSERT_EQ(h100.kernels.size(), 3u);
+  EXPECT_EQ(h100.kernels[0].code_bytes, 5888u);  // the trace's, not the listing's 384
+  EXPECT_EQ(h100.kernels[0].counters.dram_read_bytes, 8192u);  // r_sgemm_tiled16's measured 8,192 B
+  EXPECT_EQ(h100.kernels[1].code_bytes, 640u);
+  EXPECT_EQ(h100.kernels[1].counters.dram_read_bytes, 3072u);  // s_ld4_stride4's 3,072 B
+  EXPECT_EQ(h100.kernels[2].code_bytes, 0u);                   // in neither: not counted
+  EXPECT_EQ(h100.kernels[2].counters.dram_read_bytes, 0u);
+}
+
 }  // namespace
 }  // namespace warpscope::test

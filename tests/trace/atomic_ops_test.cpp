@@ -84,35 +84,12 @@ KernelInfo plain_kernel() {
   return k;
 }
 
-// The error reading a whole trace from `bytes` gives ("no error" when none).
-std::string read_error(const std::string& bytes, const char* name) {
-  try {
-    auto src = open_trace_buffer(bytes, name);
-    read_all(*src);
-  } catch (const TraceError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 std::string atomics_error(const std::string& body, bool right_after_kernel = true) {
   const auto path = scratch_dir() / "atomics_bad.wst";
   write_all(path, TraceFormat::Native, {plain_kernel()}, {atomic_at(0x90)});
   std::string b = read_bytes(path);
-  std::uint32_t kernel_size = 0;
-  std::memcpy(&kernel_size, b.data() + 8 + 4, 4);
-  std::string blk(1, '\x80');
-  blk.append(3, '\0');
-  const auto n = static_cast<std::uint32_t>(body.size());
-  blk.append(reinterpret_cast<const char*>(&n), 4);
-  blk.append(8, '\0');
-  blk += body;
-  const std::uint64_t sum = trace::fnv1a(blk.data() + 16, body.size(), trace::fnv1a(blk.data(), 8));
-  std::memcpy(blk.data() + 8, &sum, 8);
-  std::uint32_t chunk_size = 0;
-  const std::size_t chunk = 8 + 16 + kernel_size;
-  std::memcpy(&chunk_size, b.data() + chunk + 4, 4);
-  b.insert(right_after_kernel ? chunk : chunk + 16 + chunk_size, blk);
+  const std::size_t chunk = next_block(b, 8);
+  b.insert(right_after_kernel ? chunk : next_block(b, chunk), native_block(0x80, body));
   return read_error(b, "t.wst");
 }
 

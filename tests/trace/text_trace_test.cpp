@@ -146,7 +146,7 @@ TEST(TextTrace, ErrorsNameLineAndColumn) {
       {"wstrace 1\nrec global ld 4 addr=0\n", "t.txt:2:1: record of kernel 0, but only 0 kernel lines come before it"},
       {"wstrace 1\nkernel 0 nmae=k\n",
        "t.txt:2:10: unknown kernel field nmae (known: name, grid, block, dyn_smem, static_smem, regs, arch, gpu, "
-       "source)"},
+       "source, code_bytes)"},
       {"wstrace 1\nkernel 0 name=a name=b\n", "t.txt:2:17: name given twice"},
       {"wstrace 1\nkernel 0 grid=1,2,3,4\n", "t.txt:2:21: expected at most 3 dimensions x,y,z"},
       {"wstrace 1\nkernel 0 name=\"abc\n", "t.txt:2:15: unterminated string: no closing '\"'"},

@@ -4,12 +4,14 @@
 
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "trace/native_format.hpp"
 #include "warpscope/trace.hpp"
 
 namespace warpscope::test {
@@ -75,6 +77,37 @@ inline void write_all(const std::filesystem::path& p, TraceFormat format, const 
   for (const auto& k : kernels) sink->begin_kernel(k);
   for (const auto& r : records) sink->write(r);
   sink->close();
+}
+
+// The error reading a whole trace from `bytes` gives ("no error" when none).
+inline std::string read_error(const std::string& bytes, const char* name) {
+  try {
+    auto src = open_trace_buffer(bytes, name);
+    read_all(*src);
+  } catch (const TraceError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// A native block of `type` holding `body`, with its checksum.
+inline std::string native_block(std::uint8_t type, const std::string& body) {
+  std::string blk(1, static_cast<char>(type));
+  blk.append(3, '\0');
+  const auto n = static_cast<std::uint32_t>(body.size());
+  blk.append(reinterpret_cast<const char*>(&n), 4);
+  blk.append(8, '\0');
+  blk += body;
+  const std::uint64_t sum = trace::fnv1a(blk.data() + 16, body.size(), trace::fnv1a(blk.data(), 8));
+  std::memcpy(blk.data() + 8, &sum, 8);
+  return blk;
+}
+
+// Byte offset of the block that follows the one at `at` in native trace `bytes`.
+inline std::size_t next_block(const std::string& bytes, std::size_t at) {
+  std::uint32_t size = 0;
+  std::memcpy(&size, bytes.data() + at + 4, 4);
+  return at + 16 + size;
 }
 
 }  // namespace warpscope::test

@@ -101,6 +101,8 @@ TEST_F(TraceSessionTest, RecordsBecomeWarpAccessesWithSassCacheOperators) {
   // The atomics' operations, from the listing, stored with the kernel (REDG.E.ADD; the shared
   // atomicAdd of a float is a CAS loop, ATOMS.CAST.SPIN).
   EXPECT_EQ(k.atomics, (std::map<std::uint64_t, AtomicOp>{{0x3e0, AtomicOp::Add}, {0x580, AtomicOp::Cas}}));
+  // The code size, for the launch's own DRAM reads: the listing's last instruction is at 0x9f0.
+  EXPECT_EQ(k.code_bytes, 0xa00u);
   EXPECT_EQ(dis.calls, 1);
 
   ASSERT_EQ(t.records.size(), 4u);
@@ -152,6 +154,7 @@ TEST_F(TraceSessionTest, WithoutNvdisasmTheFlagsGiveTheOperation) {
   EXPECT_EQ(t.records[1].op, Op::Atomic);  // READ|WRITE
   EXPECT_EQ(t.records[3].op, Op::Store);
   EXPECT_TRUE(t.kernels.at(0).atomics.empty());  // operations unknown
+  EXPECT_EQ(t.kernels.at(0).code_bytes, 0u);     // so is the code size
   EXPECT_EQ(launches[0].without_sass, 4u);
   ASSERT_FALSE(warnings.empty());
   EXPECT_NE(warnings[0].find("nvdisasm"), std::string::npos);
