@@ -75,7 +75,11 @@ void run(std::string_view bytes, bool interleave) {
       std::map<std::uint32_t, Counters> launches;
       for (const KernelResult& k : a.kernels) {
         check_counters(k.counters);
-        launches[k.info.id].add(k.counters);
+        // The launch's own DRAM reads (code size in the trace) belong to no instruction.
+        if (k.launch_dram_read_bytes > k.counters.dram_read_bytes) std::abort();
+        Counters of_instructions = k.counters;
+        of_instructions.dram_read_bytes -= k.launch_dram_read_bytes;
+        launches[k.info.id].add(of_instructions);
       }
       // Kernels that ran no record have no PCs (and zero counters).
       for (const auto& [id, total] : launches)
