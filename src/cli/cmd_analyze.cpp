@@ -335,10 +335,14 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     if (!args->sass.empty()) {
       // A listing of another program names none of these kernels: say so rather than count nothing.
       bool matched = false;
-      for (const auto& k : r.archs.at(0).kernels) matched = matched || options.atomics_by_kernel.count(k.info.name) > 0;
+      for (const auto& k : r.archs.at(0).kernels)
+        matched = matched || options.atomics_by_kernel.count(k.info.name) > 0 ||
+                  options.code_bytes_by_kernel.count(k.info.name) > 0;
       if (!matched)
-        fmt::print(stderr, "warpscope: warning: --sass {}: no function with atomics there is a kernel of this trace{}\n",
-                   args->sass, options.atomics_by_kernel.empty() ? " (the listing has no atomic instruction)" : "");
+        fmt::print(stderr,
+                   "warpscope: warning: --sass {}: no function there is a kernel of this trace, so neither atomic "
+                   "operations nor code sizes come from it\n",
+                   args->sass);
     }
     constexpr std::size_t kWarnings = 10;
     for (std::size_t i = 0; i < r.resumed.size() && i < kWarnings; ++i)

@@ -64,7 +64,19 @@ TEST(CliAnalyze, AtomicOperationsFromTheTraceOrASassListing) {
   // The listing of another program: said, not silently ignored.
   auto other = run_cli("analyze " + suite + "global_rules.wst" + cas + " --sass " + suite + "realistic.sass");
   ASSERT_EQ(other.exit_code, 0) << other.err;
-  EXPECT_NE(other.err.find("no function with atomics there is a kernel of this trace"), std::string::npos) << other.err;
+  EXPECT_NE(other.err.find("--sass " + suite + "realistic.sass: no function there is a kernel of this trace, so "
+                            "neither atomic operations nor code sizes come from it"),
+            std::string::npos)
+      << other.err;
+  // A kernel without atomics still takes its code size from the listing, for its launch reads: no warning.
+  auto store = run_cli("analyze " + suite + "global_rules.wst --arch sm_90 --kernel g_st4_coalesced --sass " + suite +
+                       "global_rules.sass");
+  ASSERT_EQ(store.exit_code, 0) << store.err;
+  EXPECT_TRUE(store.err.empty()) << store.err;
+  EXPECT_NE(store.out.find("DRAM reads of the launch itself (384 B of code + launch data), counted in "
+                           "dram.read_bytes: sm_90 2816 B"),
+            std::string::npos)
+      << store.out;
   auto missing = run_cli("analyze " + suite + "global_rules.wst" + cas + " --sass /nonexistent/x.sass");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("--sass /nonexistent/x.sass: "), std::string::npos) << missing.err;
