@@ -211,7 +211,7 @@ class NativeReader final : public TraceSource {
   // its kernel change), at most once per kernel.
   void attach_to_kernel(std::uint64_t at, BlockType type, std::uint32_t id) {
     if (!kernel_open_ || std::uint64_t{id} + 1 != kernels_.size())
-      fail(at, fmt::format("{} at byte {} names kernel {}; it must directly follow that kernel's block",
+      fail(at, fmt::format("{} at byte {} names kernel {}; it must come after that kernel's block, before any chunk",
                            block_name(static_cast<std::uint8_t>(type)), at, id));
     const unsigned bit = 1u << (static_cast<unsigned>(type) - kOptionalBlockTypes);
     if (kernel_blocks_seen_ & bit)

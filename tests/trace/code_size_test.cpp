@@ -88,10 +88,10 @@ TEST(CodeSize, BadBlocksNameTheByteAndTheProblem) {
   EXPECT_EQ(code_error(std::string("\x00\x80\x80\x80\x80\x10", 6)),
             fmt::format("t.wst: bad code size block at byte {}: code size is 4294967296, more than 32 bits", at));
   EXPECT_EQ(code_error(std::string("\x02\x10", 2)),
-            fmt::format("t.wst: code size block at byte {} names kernel 2; it must directly follow that kernel's "
-                        "block", at));
+            fmt::format("t.wst: code size block at byte {} names kernel 2; it must come after that kernel's "
+                        "block, before any chunk", at));
   // After a chunk: a chunk read ahead would see its kernel change.
-  EXPECT_NE(code_error(std::string("\x00\x10", 2), 1).find("must directly follow that kernel's block"),
+  EXPECT_NE(code_error(std::string("\x00\x10", 2), 1).find("it must come after that kernel's block, before any chunk"),
             std::string::npos);
   // Twice for one kernel.
   const std::string once = native_block(0x81, std::string("\x00\x10", 2));
