@@ -180,9 +180,6 @@ std::uint32_t decode_atomics(const std::uint8_t* data, std::size_t size, const s
 }
 
 std::string encode_code_size(const KernelInfo& k) {
-  if (k.code_bytes > UINT32_MAX)
-    throw Error(fmt::format("cannot write a trace: the code of kernel {} is {} bytes (the limit is {})", k.id,
-                            k.code_bytes, UINT32_MAX));
   std::string out;
   put_varint(out, k.id);
   put_varint(out, k.code_bytes);

@@ -135,7 +135,8 @@ std::string encode_atomics(const KernelInfo& k);
 std::uint32_t decode_atomics(const std::uint8_t* data, std::size_t size, const std::string& file,
                              std::uint64_t offset, std::map<std::uint64_t, AtomicOp>& into);
 // Optional block 0x81: the size of a kernel's machine code (KernelInfo::code_bytes),
-// written right after its kernel block (and its atomics) when known.
+// written right after its kernel block (and its atomics) when known; the
+// kernel has passed check_kernel() (the size fits 32 bits).
 std::string encode_code_size(const KernelInfo& k);
 // Returns the kernel id the block names; `code_bytes` gets the size (>= 1).
 std::uint32_t decode_code_size(const std::uint8_t* data, std::size_t size, const std::string& file,

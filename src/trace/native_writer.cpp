@@ -63,6 +63,7 @@ class NativeWriter final : public TraceSink {
 
   std::uint32_t begin_kernel(KernelInfo info) override {
     require_open();
+    check_kernel(info, kernels_);
     flush_chunk();  // records before this kernel stay before its block
     write_in_flight(0);
     info.id = kernels_;

@@ -76,6 +76,12 @@ int first_misaligned_lane(const WarpAccess& r) {
   return -1;
 }
 
+void check_kernel(const KernelInfo& k, std::uint32_t id) {
+  if (k.code_bytes > UINT32_MAX)
+    throw Error(fmt::format("cannot write a trace: the code of kernel {} is {} bytes (the limit is {})", id,
+                            k.code_bytes, UINT32_MAX));
+}
+
 void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
   if (r.kernel >= kernel_count)
     throw Error(fmt::format("trace record of kernel {} written before begin_kernel declared it ({} kernels so far)",

@@ -63,9 +63,7 @@ class TextWriter final : public TraceSink {
   std::uint32_t begin_kernel(KernelInfo k) override {
     require_open();
     k.id = kernels_;
-    if (k.code_bytes > UINT32_MAX)
-      throw Error(fmt::format("cannot write a trace: the code of kernel {} is {} bytes (the limit is {})", k.id,
-                              k.code_bytes, UINT32_MAX));
+    check_kernel(k, k.id);
     line_ += fmt::format("kernel {} name=", k.id);
     append_string(line_, k.name);
     line_ += fmt::format(" grid={},{},{} block={},{},{} dyn_smem={} static_smem={} regs={} arch=", k.grid.x, k.grid.y,

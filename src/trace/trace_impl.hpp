@@ -19,6 +19,9 @@ std::unique_ptr<TraceSink> make_text_writer(const std::filesystem::path& path, c
 // its size is 1, 2, 4, 8 or 16, its enums are in range and its active lanes'
 // addresses are multiples of the size. Throws Error.
 void check_record(const WarpAccess& rec, std::uint32_t kernel_count);
+// What every writer checks before accepting kernel `id`: its code size fits
+// the 32 bits both forms store. Throws Error.
+void check_kernel(const KernelInfo& k, std::uint32_t id);
 
 // Readers and writers refuse a record with an active lane whose address is
 // not a multiple of the access size: the GPU faults on such an access

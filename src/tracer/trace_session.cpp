@@ -184,12 +184,13 @@ void TraceSession::on_launch(std::string_view payload) {
     info.source = "warpscope trace";
     if (h.cta_stride > 1) info.source += fmt::format(" (CTAs sampled: 1 in {})", h.cta_stride);
     if (h.graph) info.source += " (CUDA graph node)";
-    if (a.sass) info.code_bytes = a.sass->code_bytes;  // the launch's own DRAM reads depend on it
-    if (a.sass)
+    if (a.sass) {
+      info.code_bytes = a.sass->code_bytes;  // the launch's own DRAM reads depend on it
       for (const auto& [offset, ins] : a.sass->memory) {
         if (ins.line) info.lines[offset] = *ins.line;
         if (ins.atomic_op != AtomicOp::Unknown) info.atomics[offset] = ins.atomic_op;
       }
+    }
     stats.kernel = sink_.begin_kernel(std::move(info));
   }
   launches_.push_back(std::move(stats));
