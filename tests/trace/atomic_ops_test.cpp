@@ -87,10 +87,7 @@ KernelInfo plain_kernel() {
 std::string atomics_error(const std::string& body, bool right_after_kernel = true) {
   const auto path = scratch_dir() / "atomics_bad.wst";
   write_all(path, TraceFormat::Native, {plain_kernel()}, {atomic_at(0x90)});
-  std::string b = read_bytes(path);
-  const std::size_t chunk = next_block(b, 8);
-  b.insert(right_after_kernel ? chunk : next_block(b, chunk), native_block(0x80, body));
-  return read_error(b, "t.wst");
+  return read_error(with_blocks_after_kernel(read_bytes(path), native_block(0x80, body), !right_after_kernel), "t.wst");
 }
 
 TEST(AtomicOps, BadBlocksNameTheByteAndTheProblem) {

@@ -65,14 +65,12 @@ TEST(CodeSize, NativeBlockFollowsItsKernel) {
   EXPECT_EQ(static_cast<std::uint8_t>(b[next_block(b, second)]), 2);
 }
 
-// Where: 0 right after the kernel block, 1 after the chunk that follows it.
-std::string code_error(const std::string& body, int where = 0, const std::string& before = "") {
+// The block right after the kernel block (`before` first), or after the chunk that follows it.
+std::string code_error(const std::string& body, bool after_chunk = false, const std::string& before = "") {
   const auto path = scratch_dir() / "code_bad.wst";
   write_all(path, TraceFormat::Native, {kernel_with_code(0)}, {load()});
-  std::string b = read_bytes(path);
-  const std::size_t chunk = next_block(b, 8);
-  b.insert(where == 0 ? chunk : next_block(b, chunk), before + native_block(0x81, body));
-  return read_error(b, "t.wst");
+  const std::string blocks = before + native_block(0x81, body);
+  return read_error(with_blocks_after_kernel(read_bytes(path), blocks, after_chunk), "t.wst");
 }
 
 TEST(CodeSize, BadBlocksNameTheByteAndTheProblem) {
@@ -91,14 +89,14 @@ TEST(CodeSize, BadBlocksNameTheByteAndTheProblem) {
             fmt::format("t.wst: code size block at byte {} names kernel 2; it must come after that kernel's "
                         "block, before any chunk", at));
   // After a chunk: a chunk read ahead would see its kernel change.
-  EXPECT_NE(code_error(std::string("\x00\x10", 2), 1).find("it must come after that kernel's block, before any chunk"),
-            std::string::npos);
+  const std::string after_chunk = code_error(std::string("\x00\x10", 2), true);
+  EXPECT_NE(after_chunk.find("it must come after that kernel's block, before any chunk"), std::string::npos);
   // Twice for one kernel.
   const std::string once = native_block(0x81, std::string("\x00\x10", 2));
-  EXPECT_EQ(code_error(std::string("\x00\x20", 2), 0, once),
+  EXPECT_EQ(code_error(std::string("\x00\x20", 2), false, once),
             fmt::format("t.wst: code size block at byte {}: kernel 0 already has one", at + once.size()));
   // An unknown optional block between the kernel and its size is skipped, as any.
-  EXPECT_EQ(code_error(std::string("\x00\x10", 2), 0, native_block(0xc0, "future")), "no error");
+  EXPECT_EQ(code_error(std::string("\x00\x10", 2), false, native_block(0xc0, "future")), "no error");
 }
 
 TEST(CodeSize, TheTextKeyIsChecked) {

@@ -110,4 +110,12 @@ inline std::size_t next_block(const std::string& bytes, std::size_t at) {
   return at + 16 + size;
 }
 
+// Native trace `trace` (a kernel block, then a chunk) with `blocks` inserted
+// after its kernel block, or after that chunk when `after_chunk`.
+inline std::string with_blocks_after_kernel(std::string trace, const std::string& blocks, bool after_chunk) {
+  const std::size_t chunk = next_block(trace, 8);
+  trace.insert(after_chunk ? next_block(trace, chunk) : chunk, blocks);
+  return trace;
+}
+
 }  // namespace warpscope::test
