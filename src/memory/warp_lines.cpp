@@ -4,17 +4,10 @@
 #include <bit>
 #include <iterator>
 
+#include "rules/line_scan.hpp"
+
 namespace warpscope::memory {
 namespace {
-
-// lane l at addr[0] + l * size for every lane (vectorised OR-reduction).
-bool contiguous(const WarpAccess& a, std::uint64_t align_mask) {
-  const std::uint64_t a0 = a.addr[0] & align_mask;
-  const std::uint64_t size = a.size;
-  std::uint64_t diff = 0;
-  for (unsigned l = 0; l < kWarpSize; ++l) diff |= (a.addr[l] & align_mask) ^ (a0 + l * size);
-  return diff == 0;
-}
 
 SectorMask sectors_of_range(unsigned lo, unsigned hi, unsigned sector_bytes) {
   const unsigned first = lo / sector_bytes, last = (hi - 1) / sector_bytes;
@@ -47,7 +40,7 @@ void collect_lines(const WarpAccess& a, int line_shift, unsigned sector_bytes, b
   if (active == 0) return;
   const unsigned size = a.size == 0 ? 1u : a.size;
   const std::uint64_t align_mask = ~static_cast<std::uint64_t>(size - 1);
-  if (active == 0xffffffffu && contiguous(a, align_mask)) {
+  if (active == 0xffffffffu && rules::lanes_contiguous(a, align_mask)) {
     const std::uint64_t lo = a.addr[0] & align_mask;
     collect_range(lo, lo + std::uint64_t{kWarpSize} * size, line_shift, sector_bytes, with_bytes, out);
     return;

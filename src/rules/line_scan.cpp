@@ -25,15 +25,6 @@ inline std::uint32_t mark_bytes(std::uint64_t (&bytes)[2], unsigned offset, unsi
   return fresh;
 }
 
-// lane l at addr[0] + l * size for every lane (an OR-reduction the compiler vectorizes).
-bool contiguous(const WarpAccess& a, std::uint64_t align_mask) {
-  const std::uint64_t a0 = a.addr[0] & align_mask;
-  const std::uint64_t size = a.size;
-  std::uint64_t diff = 0;
-  for (unsigned l = 0; l < kWarpSize; ++l) diff |= (a.addr[l] & align_mask) ^ (a0 + l * size);
-  return diff == 0;
-}
-
 // Lines and sectors of the byte range [lo, hi), counted arithmetically.
 inline std::uint32_t units(std::uint64_t lo, std::uint64_t hi, int shift) {
   return static_cast<std::uint32_t>(((hi - 1) >> shift) - (lo >> shift) + 1);
@@ -139,7 +130,8 @@ LineScan scan_lines(const WarpAccess& a, int lanes_per_sub, int line_shift, int 
 
   // Fast path: every lane active and lane l at addr[0] + l * size (the
   // coalesced case) -- counts follow from the address range, no map needed.
-  if (active == 0xffffffffu && contiguous(a, align_mask)) return scan_contiguous(a, lanes_per_sub, line_shift, sector_shift);
+  if (active == 0xffffffffu && lanes_contiguous(a, align_mask))
+    return scan_contiguous(a, lanes_per_sub, line_shift, sector_shift);
   if (lanes_per_sub >= kWarpSize) {
     if (all_lines_distinct(a, line_shift)) {
       // one sector and `size` distinct bytes per active lane

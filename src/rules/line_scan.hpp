@@ -23,6 +23,17 @@ struct LineScan {
 // line_shift/sector_shift: log2 of line and sector size (line <= 128 B, >= sector).
 LineScan scan_lines(const WarpAccess& a, int lanes_per_sub, int line_shift, int sector_shift);
 
+// Lane l at addr[0] + l * size for every lane, addresses compared under
+// `align_mask` (an OR-reduction the compiler vectorises). The coalesced fast
+// path of the rules engine and of the memory system's line collection.
+inline bool lanes_contiguous(const WarpAccess& a, std::uint64_t align_mask) {
+  const std::uint64_t a0 = a.addr[0] & align_mask;
+  const std::uint64_t size = a.size;
+  std::uint64_t diff = 0;
+  for (unsigned l = 0; l < kWarpSize; ++l) diff |= (a.addr[l] & align_mask) ^ (a0 + l * size);
+  return diff == 0;
+}
+
 // log2 of a power of two.
 constexpr int log2_exact(unsigned v) { return std::countr_zero(v); }
 
