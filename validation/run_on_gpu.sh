@@ -63,7 +63,10 @@ else [ -x "$WARPSCOPE" ] || { fail "warpscope not found at $WARPSCOPE: no trace 
 CC=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
 ARCH=sm_${CC:-90}
 GPU_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-case "$GPU_NAME" in *H100*) ;; *) echo "!! warning: GPU '$GPU_NAME' is not an H100; gpu_model is still ${GPU_MODEL:-h100-sxm}";; esac
+case "${GPU_MODEL:-h100-sxm}:$GPU_NAME" in
+  h100-*:*H100*|h200:*H200*) ;;
+  *) echo "!! warning: GPU '$GPU_NAME' does not look like gpu_model ${GPU_MODEL:-h100-sxm} (data/gpus/gpus.toml): set GPU_MODEL";;
+esac
 {
   echo "gpu: ${GPU_NAME:-unknown}"
   echo "gpu_model: ${GPU_MODEL:-h100-sxm}"

@@ -1,9 +1,12 @@
-// GPU models (data/gpus/gpus.toml): the H100 entry against what this project's
-// H100 reported (validation/h100/occupancy/device_props.txt), strictness of the file.
+// GPU models (data/gpus/gpus.toml): the H100 and H200 entries against what this
+// project's GPUs reported (validation/h100/occupancy/device_props.txt,
+// validation/h200/device_props.txt), strictness of the file.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
+#include <string>
+#include <utility>
 
 #include "validation/csv_table.hpp"
 #include "warpscope/error.hpp"
@@ -12,20 +15,37 @@
 namespace warpscope::test {
 namespace {
 
-TEST(GpuModels, H100MatchesTheMeasuredDevice) {
-  std::ifstream f(WARPSCOPE_SOURCE_DIR "/validation/h100/occupancy/device_props.txt");
+// multiProcessorCount and l2CacheSize of a device_props.txt written on the GPU.
+std::pair<long, long> measured_sms_and_l2(const std::string& path) {
+  std::ifstream f(path);
+  EXPECT_TRUE(f) << path;
   std::string line;
   long sms = 0, l2 = 0;
   while (std::getline(f, line)) {
     if (line.rfind("multiProcessorCount=", 0) == 0) sms = std::stol(line.substr(20));
     if (line.rfind("l2CacheSize=", 0) == 0) l2 = std::stol(line.substr(12));
   }
+  return {sms, l2};
+}
+
+TEST(GpuModels, H100MatchesTheMeasuredDevice) {
+  const auto [sms, l2] = measured_sms_and_l2(WARPSCOPE_SOURCE_DIR "/validation/h100/occupancy/device_props.txt");
   const GpuModel& h100 = find_gpu_model("H100-SXM");
   EXPECT_EQ(h100.sms, sms);
   EXPECT_EQ(h100.l2_size, l2);
   EXPECT_EQ(h100.arch, "sm_90");
-  EXPECT_EQ(find_gpu_model("h200").l2_size, 60 * 1024 * 1024);  // issue 3: 60 MB on the H200
   EXPECT_THROW(find_gpu_model("h300"), InputError);
+}
+
+// Issue 3 said 60 MB; the workplace's H200 reported 62,914,560 B (60 MiB) and 132 SMs on 2026-11-25.
+TEST(GpuModels, H200MatchesTheMeasuredDevice) {
+  const auto [sms, l2] = measured_sms_and_l2(WARPSCOPE_SOURCE_DIR "/validation/h200/device_props.txt");
+  const GpuModel& h200 = find_gpu_model("h200");
+  EXPECT_EQ(sms, 132);
+  EXPECT_EQ(h200.sms, sms);
+  EXPECT_EQ(h200.l2_size, l2);
+  EXPECT_EQ(h200.l2_size, 60 * 1024 * 1024);
+  EXPECT_EQ(h200.arch, "sm_90");
 }
 
 TEST(GpuModels, EveryEntryHasASourceAndAKnownArch) {
