@@ -113,6 +113,7 @@ struct ArchSpec {
   std::int64_t texture_working_set_min = 0, texture_working_set_max = 0;
   std::int64_t constant_working_set = 0;
   int constant_request_lanes = 32;                // 1.x: half-warp
+  int constant_dram_fetch_bytes = 0;              // a kernel reads each such block of constant data it loads once (0: not modelled)
   std::int64_t l2_max_size = 0;
   int l2_line = 128, l2_sector = 32;
   int l2_ways = 16;

@@ -176,6 +176,10 @@ void check_rules_parameters(const ArchSpec& s, const std::filesystem::path& file
       if (!lanes_ok(v)) fail(file, fmt::format("{}: {} lanes is not a power of two in 1..32", key, v));
   if (!lanes_ok(s.constant_request_lanes))
     fail(file, fmt::format("constant.request_lanes: {} lanes is not a power of two in 1..32", s.constant_request_lanes));
+  if (s.constant_dram_fetch_bytes != 0 && (s.constant_dram_fetch_bytes < 4 || s.constant_dram_fetch_bytes > 65536 ||
+                                           !std::has_single_bit(static_cast<unsigned>(s.constant_dram_fetch_bytes))))
+    fail(file, fmt::format("constant.dram_fetch_bytes: {} B is not 0 or a power of two in 4..65536",
+                           s.constant_dram_fetch_bytes));
   for (const int v : s.segment_bytes)
     if (v < 32 || v > 128 || !std::has_single_bit(static_cast<unsigned>(v)))
       fail(file, fmt::format("global.segment_bytes: {} is not 32, 64 or 128", v));

@@ -86,6 +86,7 @@ const std::vector<ParamDef>& param_defs() {
       // [constant]
       {"constant", "working_set", P::Bytes, "bytes", "constant cache working set per SM", &S::constant_working_set},
       {"constant", "request_lanes", P::Int, "lanes", "lanes per constant request (16: half-warp on 1.x)", &S::constant_request_lanes},
+      {"constant", "dram_fetch_bytes", P::Int, "bytes", "a kernel reads the constant data it loads from DRAM in aligned blocks of this many bytes, each block once (what Nsight Compute's dram__bytes_read adds for __constant__ data); 0: not modelled; optional, 0 when absent", &S::constant_dram_fetch_bytes, false},
       // [l2]
       {"l2", "max_size", P::Bytes, "bytes", "largest L2 of the generation", &S::l2_max_size},
       {"l2", "line_size", P::Int, "bytes", "L2 line size", &S::l2_line},

@@ -366,6 +366,7 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
     case MemoryPath::Constant:
       d.kind = Kind::Const;
       d.const_serialization = c.serialization;
+      d.dram_r += constant_blocks.fetch(rec);
       break;
     case MemoryPath::Dram:
     case MemoryPath::L1:

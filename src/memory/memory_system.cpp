@@ -36,6 +36,7 @@ void apply(Counters& c, const Delta& d) {
     case Kind::Const:
       c.const_instructions += 1;
       c.const_serialization += d.const_serialization;
+      c.dram_read_bytes += d.dram_r;  // the constant data's blocks (memory/constant_blocks.hpp)
       return;
   }
   c.l2_read_requests += d.l2r_req;
@@ -73,7 +74,7 @@ void merge(Delta& into, const Delta& part) {
 MemorySystem::Impl::~Impl() = default;
 
 MemorySystem::Impl::Impl(const ArchSpec& a, const MemoryConfig& c)
-    : arch(a), cfg(c), h(memory::Hierarchy::resolve(a, c)) {
+    : arch(a), cfg(c), h(memory::Hierarchy::resolve(a, c)), constant_blocks(a.constant_dram_fetch_bytes) {
   if (h.dram_only) return;
   build_l1();
   if (h.readonly_partitions > 0)
@@ -125,6 +126,7 @@ void MemorySystem::begin_kernel() {
   m.local_windows.begin_kernel(m.h.num_sms, 0, 0);  // shape unknown: a window per warp
   m.clock.begin_kernel(m.h.num_sms, 0);             // resident CTAs unknown
   m.coalescer.begin_kernel();
+  m.constant_blocks.begin_kernel();
 }
 
 void MemorySystem::begin_kernel(const OccupancyInput& launch) {

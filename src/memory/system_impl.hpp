@@ -11,6 +11,7 @@
 #include "memory/hierarchy.hpp"
 #include "memory/issue_clock.hpp"
 #include "memory/l2_request_coalescer.hpp"
+#include "memory/constant_blocks.hpp"
 #include "memory/local_windows.hpp"
 #include "memory/warp_lines.hpp"
 #include "warpscope/cache.hpp"
@@ -76,6 +77,7 @@ struct MemorySystem::Impl {
   Counters kernel;
   memory::WarpLines lines;      // scratch for the record in flight
   memory::LocalWindows local_windows;  // where each warp's local lines live (memory/local_windows.hpp)
+  memory::ConstantBlocks constant_blocks;  // the kernel's constant data read from DRAM so far
 
   Impl(const ArchSpec& a, const MemoryConfig& c);
   ~Impl();  // where L2Thread is complete (memory/l2_thread.hpp)

@@ -202,6 +202,8 @@ TEST(ArchFile, RejectsWhatTheRulesCannotModel) {
       {"sm", "warp_size = { value = 64, source = \"s\" }", "sm.warp_size: 64 lanes"},
       // The read-only cache's line: 2 B passed and reached Cache's constructor (fuzz_arch_file, session 16).
       {"readonly", "query_bytes = { value = 2, source = \"s\" }", "readonly.query_bytes: 2 B is not a power of two in 8..128"},
+      {"constant", "dram_fetch_bytes = { value = 100, source = \"s\" }", "constant.dram_fetch_bytes: 100 B is not 0 or a power of two"},
+      {"constant", "dram_fetch_bytes = { value = 2, source = \"s\" }", "constant.dram_fetch_bytes: 2 B is not 0 or a power of two in 4..65536"},
       {"allocation", "warp_granularity = { value = 0, source = \"s\" }", "allocation.warp_granularity: 0 must be at least 1"},
       {"l2", "max_size = { value = -1, source = \"s\" }", "l2.max_size: -1 bytes is out of range"},
       {"l2", "max_size = { value = \"1e30M\", source = \"s\" }", "l2.max_size: \"1e30M\" is out of range"},

@@ -71,9 +71,10 @@ REASONS = [
      "sectors from about 8 MB, far below its 50 MB, which also takes local_array's rewritten local "
      "windows (34.6 MB: 132 SMs x 64 warp slots x 4 KB) to DRAM 90 MB worth while the model's L2 keeps "
      "fewer of them (the L2 partitions now write 70 MB back, reads 7.6 MB against 4.2 MB); "
-     "local-memory spills; a kernel's __constant__ data, read from DRAM on first use, which a trace "
-     "does not record (the Sanitizer API reports no LDC): k_const_* read their c_table lines, 2-4 KB "
-     "beyond the launch's own reads (launch.dram_read_bytes)"),
+     "local-memory spills; a kernel's __constant__ data, which a trace does not record (the Sanitizer "
+     "API reports no LDC): k_const_* read 256 B per 256 B block of c_table they touch, 2-4 KB beyond "
+     "the launch's own reads; the model counts them once a trace has the loads (constant.dram_fetch_bytes: "
+     "17 of 21 values exact, the rest within 256 B; tests/validation/h100_constant_data_test.cpp)"),
 ]
 
 
