@@ -2,6 +2,7 @@
 // prints one architecture with the source of every value.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.hpp"
@@ -27,6 +28,18 @@ std::string default_load_path(const ArchSpec& a) {
     case RulesFamily::TeslaRelaxed: return "DRAM";
     default: return a.l1_caches_global ? "L1+L2" : "L2";
   }
+}
+
+// A list value as the text table shows it: long ones (sm_90's 132-entry
+// l2.sm_partitions) cut to their first entries and a count, so that the
+// table stays readable; --json prints every value whole.
+std::string table_value(const std::string& v) {
+  constexpr std::size_t kWidth = 48;
+  if (v.size() <= kWidth || v.front() != '[') return v;
+  const auto values = 1 + std::count(v.begin(), v.end(), ',');
+  const std::size_t cut = v.rfind(',', kWidth - 16);
+  if (cut == std::string::npos) return v;
+  return fmt::format("{}, ... {} values]", v.substr(0, cut), values);
 }
 
 nlohmann::json entry_json(const ArchEntry& e, bool with_params) {
@@ -88,7 +101,7 @@ Action add_archs_commands(CLI::App& app, const GlobalOptions& g, Action& arch_ac
       std::string sec = p.key.substr(0, p.key.find('.'));
       if (!section.empty() && sec != section) t.add_separator();
       section = sec;
-      t.add_row({p.key, p.value, p.unit == "bytes" ? "" : p.unit, p.source});
+      t.add_row({p.key, table_value(p.value), p.unit == "bytes" ? "" : p.unit, p.source});
     }
     fmt::print("{}", t.render());
     return 0;

@@ -48,6 +48,23 @@ TEST(CliArch, TextShowsEverySource) {
   EXPECT_NE(r.out.find("seed001 20.8.3"), std::string::npos);
 }
 
+// sm_90's l2.sm_partitions has 132 entries: the table shows the first and a
+// count (its rows were over 1,000 characters wide); --json keeps them all.
+TEST(CliArch, LongListsAreCutInTheTable) {
+  auto r = run_cli("arch sm_90");
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("[0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, ... 132 values]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[12, 13, 16, 17, 19]"), std::string::npos);  // l2.home_bits: short, whole
+  // The source column starts where the widest value leaves it (past column 450 with the whole list).
+  const std::size_t header = r.out.find("parameter");
+  ASSERT_NE(header, std::string::npos);
+  const std::string header_line = r.out.substr(header, r.out.find('\n', header) - header);
+  EXPECT_LT(header_line.find("source"), 120u) << header_line;
+  auto j = nlohmann::json::parse(run_cli("arch sm_90 --json").out);
+  const std::string whole = j["params"]["l2.sm_partitions"]["value"].get<std::string>();
+  EXPECT_EQ(std::count(whole.begin(), whole.end(), ','), 131);
+}
+
 TEST(CliArch, UnknownNameListsTheKnownOnes) {
   auto r = run_cli("arch sm_99");
   EXPECT_EQ(r.exit_code, 2);
