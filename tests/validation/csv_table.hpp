@@ -1,9 +1,9 @@
-// Reads the comma-separated tables recorded under validation/ (no quoting).
+// Reads the comma-separated tables recorded under validation/ (a cell may be
+// double-quoted to hold commas, as Python's csv module writes it; no escaped quotes).
 #pragma once
 
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,10 +29,17 @@ inline CsvTable read_csv(const std::string& path) {
   bool first = true;
   while (std::getline(f, line)) {
     if (line.empty()) continue;
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (const char ch : line) {
+      if (ch == '"') {
+        quoted = !quoted;
+      } else if (ch == ',' && !quoted) {
+        cells.emplace_back();
+      } else {
+        cells.back() += ch;
+      }
+    }
     if (first) {
       t.header = cells;
       first = false;
