@@ -1,5 +1,6 @@
 #include "analyze/analyzer.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -94,6 +95,7 @@ struct ArchRun {
       p.op = rec.op;
       p.atomic_op = rec.atomic_op;
       p.size = rec.size;
+      p.first = rec;
       pcs.push_back(p);
     }
     last_pc_key = key;
@@ -356,6 +358,15 @@ std::size_t thread_budget(const AnalyzeOptions& options) {
 }
 
 }  // namespace
+
+std::vector<std::size_t> rank_by_bytes_wasted(const std::vector<PcCounters>& pcs, std::size_t top) {
+  std::vector<std::size_t> order(pcs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return pcs[a].bytes_wasted() > pcs[b].bytes_wasted(); });
+  if (order.size() > top) order.resize(top);
+  return order;
+}
 
 int analyze_lanes(const AnalyzeOptions& options, std::size_t archs) {
   // A lane takes two threads per architecture: its model and the model's L2

@@ -71,7 +71,15 @@ struct PcCounters {
   std::uint64_t executions = 0;
   std::uint64_t bytes_needed = 0, bytes_moved = 0;  // rules engine, summed over executions
   std::uint64_t bytes_wasted() const { return bytes_moved > bytes_needed ? bytes_moved - bytes_needed : 0; }
+  // The instruction's first execution in trace order, as recorded: what the
+  // HTML report draws (one record per instruction, not per execution).
+  WarpAccess first;
 };
+
+// Indices of `pcs` by bytes wasted, most first, ties in the order the
+// instructions first ran; at most `top` of them. The analyze tables, JSON and
+// HTML report all rank this way.
+std::vector<std::size_t> rank_by_bytes_wasted(const std::vector<PcCounters>& pcs, std::size_t top);
 
 struct KernelResult {
   KernelInfo info;

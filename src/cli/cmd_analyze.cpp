@@ -12,6 +12,7 @@
 #include "analyze/analyzer.hpp"
 #include "cli/cli.hpp"
 #include "core/parse_number.hpp"
+#include "report/analyze_html.hpp"
 #include "report/counts_report.hpp"
 #include "report/output_file.hpp"
 #include "report/progress.hpp"
@@ -29,7 +30,7 @@ struct AnalyzeArgs {
   std::string trace;
   std::string archs = "sm_35,sm_70,sm_90";
   std::string kernel;
-  std::string json_file, csv_file;
+  std::string json_file, csv_file, html_file;
   int top = 10;
   int num_sms = 0;
   std::string l2_size;
@@ -43,12 +44,6 @@ struct AnalyzeArgs {
   std::string sass;  // a SASS listing: atomic operations of kernels whose trace lacks them
 };
 
-std::string format_value(double v, const std::string& unit) {
-  if (unit == "%") return report::percent(v / 100.0);
-  if (v == static_cast<double>(static_cast<std::uint64_t>(v)) && v < 1e15) return fmt::format("{}", static_cast<std::uint64_t>(v));
-  return fmt::format("{:.3f}", v);
-}
-
 std::string source_of(const KernelInfo* k, std::uint64_t pc) {
   if (!k) return "";
   auto it = k->lines.find(pc);
@@ -59,51 +54,24 @@ std::string dim(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); 
 
 // Kernel table: our counter keys down, architectures across.
 std::string kernel_table(const AnalyzeResult& r, std::size_t k, bool all) {
-  std::vector<std::vector<Metric>> per_arch;
-  for (const auto& a : r.archs) per_arch.push_back(metrics(a.kernels[k].counters, *a.arch));
-  std::vector<const MetricName*> rows;  // union, in table order
-  for (const auto& row : metric_table())
-    for (const auto& m : per_arch)
-      if (std::any_of(m.begin(), m.end(), [&](const Metric& x) { return x.our_key == row.our_key; })) {
-        rows.push_back(&row);
-        break;
-      }
   std::vector<std::string> header{"counter", "from", "profiler name"};
   for (const auto& a : r.archs) header.push_back(a.arch->name);
   std::vector<report::TextTable::Align> align(header.size(), report::TextTable::Align::Right);
   align[0] = align[1] = align[2] = report::TextTable::Align::Left;
   report::TextTable t(header, align);
-  for (const MetricName* row : rows) {
-    const std::string_view key = row->our_key;
-    std::vector<std::string> cells{std::string(key), std::string(basis_name(row->depends_on_caches)), ""};
-    std::vector<std::string> names;
-    bool nonzero = false;
-    for (std::size_t i = 0; i < per_arch.size(); ++i) {
-      auto it = std::find_if(per_arch[i].begin(), per_arch[i].end(), [&](const Metric& x) { return x.our_key == key; });
-      if (it == per_arch[i].end()) {
-        cells.push_back("-");
-        continue;
-      }
-      nonzero |= it->value != 0;
-      cells.push_back(format_value(it->value, it->unit));
-      if (it->name != key && std::find(names.begin(), names.end(), it->name) == names.end()) names.push_back(it->name);
-    }
-    for (const auto& n : names) cells[2] += (cells[2].empty() ? "" : " | ") + n;
-    if (nonzero || all) t.add_row(cells);
+  for (const auto& row : report::kernel_metric_rows(r, k, all)) {
+    std::vector<std::string> cells{row.our_key, std::string(basis_name(row.depends_on_caches)), row.profiler_names};
+    for (const auto& v : row.values) cells.push_back(v ? report::format_metric_value(v->value, v->unit) : "-");
+    t.add_row(cells);
   }
   return t.render();
 }
 
 std::string top_table(const AnalyzeResult& r, const TraceSource& trace, int top) {
   if (r.archs.empty() || top <= 0) return "";
-  // Rank by bytes wasted on the first architecture; ties in the order instructions first ran (stable).
+  // Ranked by bytes wasted on the first architecture.
   const auto& first = r.archs.front();
-  std::vector<std::size_t> order(first.pcs.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return first.pcs[a].bytes_wasted() > first.pcs[b].bytes_wasted();
-  });
-  if (order.size() > static_cast<std::size_t>(top)) order.resize(static_cast<std::size_t>(top));
+  const auto order = rank_by_bytes_wasted(first.pcs, static_cast<std::size_t>(top));
   std::vector<std::string> header{"#", "kernel", "pc", "source", "access", "executions"};
   for (const auto& a : r.archs) header.push_back(a.arch->name + " wasted");
   for (const auto& a : r.archs) header.push_back(a.arch->name + " util");
@@ -182,9 +150,7 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
       ja["kernels"].push_back(jk);
     }
     std::vector<const PcCounters*> pcs;
-    for (const auto& p : a.pcs) pcs.push_back(&p);
-    std::stable_sort(pcs.begin(), pcs.end(), [](auto* x, auto* y) { return x->bytes_wasted() > y->bytes_wasted(); });
-    if (pcs.size() > static_cast<std::size_t>(std::max(top, 0))) pcs.resize(static_cast<std::size_t>(std::max(top, 0)));
+    for (std::size_t i : rank_by_bytes_wasted(a.pcs, static_cast<std::size_t>(std::max(top, 0)))) pcs.push_back(&a.pcs[i]);
     ja["top"] = nlohmann::json::array();
     for (const auto* p : pcs) {
       const KernelInfo* k = trace.kernel(p->kernel);
@@ -228,6 +194,9 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
   cmd->add_option("--kernel", args->kernel, "only kernels whose name matches this regular expression");
   cmd->add_option("--json", args->json_file, "write the results as JSON to FILE ('-': to standard output, instead of the tables)");
   cmd->add_option("--csv", args->csv_file, "write per-kernel metrics as CSV to FILE ('-': to standard output, instead of the tables)");
+  cmd->add_option("--html", args->html_file,
+                  "write a report as one HTML page to FILE: charts and every metric per kernel, and pictures of what "
+                  "the --top instructions touch ('-': to standard output, instead of the tables)");
   cmd->add_option("--top", args->top, "instructions to list by bytes wasted")->capture_default_str()->check(CLI::Range(0, 100000));
   cmd->add_option("--gpu", args->gpu, "a GPU model (SM count, L2 size): h100-sxm, h200, a100, ... ('warpscope gpus')");
   cmd->add_option("--sms", args->num_sms, "number of SMs (default: the architecture's default GPU)")->check(CLI::Range(1, 1024));
@@ -252,8 +221,10 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       ->check(CLI::Range(0, 1024));
 
   return [&g, args]() {
-    const bool json_out = report::is_stdout(args->json_file), csv_out = report::is_stdout(args->csv_file);
-    if (json_out && csv_out) throw InputError("--json - and --csv -: only one of them can write to standard output");
+    const bool json_out = report::is_stdout(args->json_file), csv_out = report::is_stdout(args->csv_file),
+               html_out = report::is_stdout(args->html_file);
+    if (int(json_out) + int(csv_out) + int(html_out) > 1)
+      throw InputError("--json -, --csv - and --html -: only one of them can write to standard output");
     AnalyzeOptions options;
     if (!args->kernel.empty()) {
       try {
@@ -322,16 +293,19 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       bar.update(done, 0);
     });
     bar.finish();
+    std::vector<std::string> notes;  // what stderr says, repeated in the HTML report
     // Atomics whose operation is unknown where the operation changes the counts: say how they were counted.
     std::vector<std::string> by_operation;
     for (const ArchSpec* a : specs)
       if (rules::atomic_counts_depend_on_operation(*a)) by_operation.push_back(a->name);
-    if (r.atomics_without_operation > 0 && !by_operation.empty())
-      fmt::print(stderr,
-                 "warpscope: note: {} atomic records name no operation (their trace does not record it); on {} a "
-                 "compare-and-swap and shared atomics other than ATOMS.POPC.INC are served differently, so these "
-                 "count as a global add and a shared ATOMS.POPC.INC: --sass LISTING names them\n",
-                 r.atomics_without_operation, fmt::join(by_operation, ", "));
+    if (r.atomics_without_operation > 0 && !by_operation.empty()) {
+      notes.push_back(fmt::format(
+          "{} atomic records name no operation (their trace does not record it); on {} a compare-and-swap and shared "
+          "atomics other than ATOMS.POPC.INC are served differently, so these count as a global add and a shared "
+          "ATOMS.POPC.INC: --sass LISTING names them",
+          r.atomics_without_operation, fmt::join(by_operation, ", ")));
+      fmt::print(stderr, "warpscope: note: {}\n", notes.back());
+    }
     if (!args->sass.empty()) {
       // A listing of another program names none of these kernels: say so rather than count nothing.
       bool matched = false;
@@ -356,9 +330,21 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     if (!args->json_file.empty() && !json_out)
       report::write_file_atomically(args->json_file, result_json(r, *trace, args->trace, args->top).dump(2) + "\n");
     if (!args->csv_file.empty() && !csv_out) report::write_file_atomically(args->csv_file, result_csv(r));
+    if (!args->html_file.empty()) {
+      report::AnalyzeHtmlOptions html;
+      html.trace_path = args->trace;
+      html.top = args->top;
+      html.all_metrics = args->all_metrics;
+      if (!args->gpu.empty()) html.gpu_note = "GPU model: " + find_gpu_model(args->gpu).name + ".";
+      html.notes = notes;
+      for (const auto& k : r.resumed) html.notes.push_back("warning: " + resumed_warning(*trace, k));
+      const std::string page = report::analyze_html(r, *trace, html);
+      if (html_out) report::write_stdout(page);
+      else report::write_file_atomically(args->html_file, page);
+    }
     if (json_out) report::write_stdout(result_json(r, *trace, args->trace, args->top).dump(2) + "\n");
     if (csv_out) report::write_stdout(result_csv(r));
-    if (json_out || csv_out) return 0;
+    if (json_out || csv_out || html_out) return 0;
 
     fmt::print("trace {}: {} records, {} analysed in {:.2f} s\n", args->trace, r.records_read, r.records_analyzed, r.seconds);
     if (!args->gpu.empty())

@@ -5,10 +5,13 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.hpp"
 #include "core/parse_number.hpp"
+#include "report/occupancy_html.hpp"
+#include "report/output_file.hpp"
 #include "report/text_table.hpp"
 #include "warpscope/error.hpp"
 #include "warpscope/occupancy.hpp"
@@ -21,6 +24,7 @@ struct OccupancyArgs {
   std::string block, regs, smem = "0", carveout, l1_config = "none";
   std::string sweep;  // "" (block), "block", "regs" or "smem" when --sweep was given
   bool json = false;
+  std::string html_file;  // --sweep's graph as an HTML page
 };
 
 std::int64_t parse_count(const std::string& flag, const std::string& text, const char* what, std::int64_t max) {
@@ -199,13 +203,54 @@ std::string axis_key(SweepAxis axis) {
   return axis == SweepAxis::BlockSize ? "threads" : axis == SweepAxis::Registers ? "regs" : "smem";
 }
 
-int print_sweep(const std::vector<const ArchEntry*>& archs, const Config& c, SweepAxis axis, bool json) {
+// The sweep's graph and numbers as an HTML page (--html).
+std::string sweep_html(const std::vector<const ArchEntry*>& archs, const std::vector<std::vector<SweepPoint>>& sweeps,
+                       const Config& c, SweepAxis axis) {
+  report::LineChart chart;
+  chart.x_label = axis == SweepAxis::BlockSize   ? "threads per block"
+                  : axis == SweepAxis::Registers ? "registers per thread"
+                                                 : "shared memory per block (KB)";
+  chart.y_label = "occupancy (%)";
+  const auto x_of = [&](std::int64_t v) {
+    return axis == SweepAxis::SharedMemory ? static_cast<double>(v) / 1024.0 : static_cast<double>(v);
+  };
+  // Rows: every value any architecture sweeps; columns: the architectures.
+  std::map<std::int64_t, std::vector<std::string>> rows;
+  std::vector<std::string> header{chart.x_label};
+  for (std::size_t i = 0; i < archs.size(); ++i) {
+    header.push_back(archs[i]->spec.name);
+    report::LineSeries s{archs[i]->spec.name, {}, i};
+    for (const auto& p : sweeps[i]) {
+      auto& row = rows[p.value];
+      row.resize(archs.size(), "-");
+      if (!p.result) continue;
+      s.points.emplace_back(x_of(p.value), 100.0 * p.result->occupancy);
+      row[i] = fmt::format("{:.1f}% ({} warps)", 100.0 * p.result->occupancy, p.result->warps_per_sm);
+    }
+    chart.series.push_back(std::move(s));
+  }
+  std::vector<std::vector<std::string>> grid{header};
+  for (auto& [value, cells] : rows) {
+    if (axis == SweepAxis::BlockSize ? value % 128 == 0 : true) chart.x_ticks.push_back(x_of(value));
+    std::vector<std::string> line{axis == SweepAxis::SharedMemory ? fmt::format("{:g}", x_of(value))
+                                                                  : std::to_string(value)};
+    line.insert(line.end(), cells.begin(), cells.end());
+    grid.push_back(std::move(line));
+  }
+  if (axis == SweepAxis::SharedMemory && chart.x_ticks.size() > 12) chart.x_ticks.clear();  // first and last only
+  return report::occupancy_sweep_html(describe(c.input, axis), chart, grid);
+}
+
+int print_sweep(const std::vector<const ArchEntry*>& archs, const Config& c, SweepAxis axis, bool json,
+                const std::string& html_file) {
   const std::string key = axis_key(axis);
   nlohmann::json out = nlohmann::json::array();
   std::string text;
+  std::vector<std::vector<SweepPoint>> sweeps;
   for (const auto* e : archs) {
     const ArchSpec& a = e->spec;
-    const auto points = sweep_occupancy(a, c.input, axis);
+    sweeps.push_back(sweep_occupancy(a, c.input, axis));
+    const auto& points = sweeps.back();
     nlohmann::json jp = nlohmann::json::array();
     const char* what = axis == SweepAxis::BlockSize   ? "block size"
                        : axis == SweepAxis::Registers ? "registers per thread"
@@ -244,6 +289,14 @@ int print_sweep(const std::vector<const ArchEntry*>& archs, const Config& c, Swe
     text += t.render() + "\n";
     out.push_back({{"arch", a.name}, {"cc", a.cc()}, {"points", jp}});
   }
+  if (!html_file.empty()) {
+    const std::string page = sweep_html(archs, sweeps, c, axis);
+    if (report::is_stdout(html_file)) {
+      report::write_stdout(page);
+      return 0;
+    }
+    report::write_file_atomically(html_file, page);
+  }
   if (json) {
     nlohmann::json j = {{"input", input_json(c.input)}, {"axis", std::string(to_string(axis))}, {"sweep", out}};
     fmt::print("{}\n", j.dump(2));
@@ -276,6 +329,9 @@ Action add_occupancy_command(CLI::App& app, const GlobalOptions& g) {
   auto* sweep = cmd->add_option("--sweep", args->sweep, "draw occupancy over block sizes (default), 'regs' or 'smem'")
                     ->expected(0, 1);
   cmd->add_flag("--json", args->json, "print JSON");
+  cmd->add_option("--html", args->html_file,
+                  "with --sweep: also write the graph, a line per architecture, as an HTML page to FILE ('-': to "
+                  "standard output, instead of the tables)");
 
   return [&g, args, sweep]() {
     const bool sweeping = sweep->count() > 0;
@@ -288,9 +344,13 @@ Action add_occupancy_command(CLI::App& app, const GlobalOptions& g) {
       else if (!args->sweep.empty() && args->sweep != "block")
         throw InputError(fmt::format("--sweep {}: expected block, regs or smem", args->sweep));
     }
+    if (!args->html_file.empty() && !sweeping)
+      throw InputError("--html draws the graph of a sweep: give --sweep (block, regs or smem) too");
+    if (args->json && report::is_stdout(args->html_file))
+      throw InputError("--json and --html -: only one of them can write to standard output");
     const Config c = to_config(*args, sweeping && axis == SweepAxis::BlockSize);
     const auto archs = database(g).get_list(args->archs);
-    if (sweeping) return print_sweep(archs, c, axis, args->json);
+    if (sweeping) return print_sweep(archs, c, axis, args->json, args->html_file);
     return print_table(archs, c.input, args->json);
   };
 }

@@ -9,6 +9,8 @@
 #include "core/parse_number.hpp"
 #include "pattern/pattern.hpp"
 #include "report/counts_report.hpp"
+#include "report/output_file.hpp"
+#include "report/pattern_html.hpp"
 #include "rules/atomic_passes.hpp"
 #include "warpscope/error.hpp"
 #include "warpscope/rules.hpp"
@@ -24,6 +26,7 @@ struct PatternArgs {
   int bank_width = 0;
   bool json = false;
   bool lanes = false;
+  std::string html_file;
 };
 
 PatternSpec to_spec(const PatternArgs& a) {
@@ -89,6 +92,9 @@ Action add_pattern_command(CLI::App& app, const GlobalOptions& g) {
       ->check(CLI::IsMember({0, 4, 8}));
   cmd->add_flag("--json", args->json, "print JSON");
   cmd->add_flag("--lanes", args->lanes, "also print every lane's address");
+  cmd->add_option("--html", args->html_file,
+                  "also write the access as an HTML page to FILE: a picture of the lines and sectors (or banks) it "
+                  "touches and the counts ('-': to standard output, instead of the table)");
 
   return [&g, args]() {
     const PatternSpec spec = to_spec(*args);
@@ -98,6 +104,16 @@ Action add_pattern_command(CLI::App& app, const GlobalOptions& g) {
     options.bank_width = args->bank_width;
     std::vector<report::ArchResult> results;
     for (const auto* e : archs) results.push_back({&e->spec, analyze(access, e->spec, options)});
+    if (!args->html_file.empty()) {
+      if (args->json && report::is_stdout(args->html_file))
+        throw InputError("--json and --html -: only one of them can write to standard output");
+      const std::string page = report::pattern_html(describe(spec), access, results, args->bank_width);
+      if (report::is_stdout(args->html_file)) {
+        report::write_stdout(page);
+        return 0;
+      }
+      report::write_file_atomically(args->html_file, page);
+    }
 
     if (args->json) {
       nlohmann::json out;

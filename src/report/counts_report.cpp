@@ -52,13 +52,14 @@ std::string percent(double ratio) {
   return s + "%";
 }
 
-std::string counts_table(const std::vector<ArchResult>& results) {
+std::vector<std::vector<std::string>> counts_grid(const std::vector<ArchResult>& results) {
+  std::vector<std::vector<std::string>> grid;
   std::vector<std::string> header{"counter"};
   for (const auto& r : results) header.push_back(r.arch->name);
-  TextTable t(header);
+  grid.push_back(header);
   std::vector<std::string> path{"path"};
   for (const auto& r : results) path.push_back(std::string(to_string(r.counts.path)));
-  t.add_row(path);
+  grid.push_back(path);
   for (const auto& row : rows()) {
     bool any = false;
     std::vector<std::string> cells{row.label};
@@ -68,8 +69,15 @@ std::string counts_table(const std::vector<ArchResult>& results) {
       cells.push_back(has ? row.cell(r.counts) : "-");
     }
     if (any && std::any_of(cells.begin() + 1, cells.end(), [](const std::string& s) { return s != "-"; }))
-      t.add_row(cells);
+      grid.push_back(cells);
   }
+  return grid;
+}
+
+std::string counts_table(const std::vector<ArchResult>& results) {
+  const auto grid = counts_grid(results);
+  TextTable t(grid.front());
+  for (std::size_t i = 1; i < grid.size(); ++i) t.add_row(grid[i]);
   return t.render();
 }
 

@@ -15,6 +15,10 @@ struct ArchResult {
   InstructionCounts counts;
 };
 
+// The cells of that table: a header row ("counter", then the architectures),
+// then a row per counter that some architecture has (the text table and the
+// HTML reports print the same grid).
+std::vector<std::vector<std::string>> counts_grid(const std::vector<ArchResult>& results);
 // One table: counters down, architectures across. Rows no architecture has are left out.
 std::string counts_table(const std::vector<ArchResult>& results);
 // {"arch": "sm_35", "path": "L2", "requests": 1, ...}; keys that do not apply are omitted.

@@ -1,0 +1,30 @@
+// `warpscope analyze --html FILE`: the analysis as one self-contained HTML
+// page: per kernel a chart and the full metric table on every architecture, and
+// for the instructions that waste the most bytes a picture of what their first
+// execution touched (lines and sectors, or shared-memory banks) with the rules
+// engine's counts of it.
+#pragma once
+
+#include <string>
+
+#include "analyze/analyzer.hpp"
+#include "report/metric_rows.hpp"
+#include "warpscope/trace.hpp"
+
+namespace warpscope::report {
+
+struct AnalyzeHtmlOptions {
+  std::string trace_path;   // as the user named it
+  int top = 10;             // instructions listed and drawn
+  bool all_metrics = false; // also rows that are zero everywhere
+  std::string gpu_note;     // "GPU model: ..." when --gpu was given
+  std::vector<std::string> notes;  // warnings and notes analyze printed on stderr
+};
+
+// Kernel `k`'s metric rows on every architecture of `result` (the analyze
+// text table and the HTML report).
+std::vector<MetricRow> kernel_metric_rows(const AnalyzeResult& result, std::size_t k, bool all);
+
+std::string analyze_html(const AnalyzeResult& result, const TraceSource& trace, const AnalyzeHtmlOptions& options);
+
+}  // namespace warpscope::report

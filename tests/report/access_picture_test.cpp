@@ -1,0 +1,163 @@
+// The HTML reports' pieces: escaping, the line and bank pictures' geometry
+// (worked out by hand from the seeds' scenarios, and checked against the rules
+// engine's counts of the same access), and well-formed markup.
+#include "report/access_picture.hpp"
+
+#include <gtest/gtest.h>
+
+#include "report/html.hpp"
+#include "report/html_check.hpp"
+#include "report/svg_chart.hpp"
+#include "test_support.hpp"
+
+namespace warpscope::test {
+namespace {
+
+using report::lines_touched;
+
+TEST(HtmlEscape, EscapesEveryMarkupCharacter) {
+  EXPECT_EQ(report::html_escape("void f<int>(float*&, 'a', \"b\")"),
+            "void f&lt;int&gt;(float*&amp;, &#39;a&#39;, &quot;b&quot;)");
+  EXPECT_EQ(report::html_escape("plain"), "plain");
+}
+
+TEST(HtmlEscape, GroupsDigitsOfLongWholeNumbers) {
+  EXPECT_EQ(report::group_digits("16585728 B"), "16,585,728 B");
+  EXPECT_EQ(report::group_digits("123456"), "123,456");
+  EXPECT_EQ(report::group_digits("4096"), "4096");
+  EXPECT_EQ(report::group_digits("17.999"), "17.999");
+  EXPECT_EQ(report::group_digits("12.5%"), "12.5%");
+  EXPECT_EQ(report::group_digits("-"), "-");
+}
+
+TEST(HtmlCheck, CatchesWhatItIsFor) {  // the checker itself, so that its silence means something
+  EXPECT_EQ(html_problem(report::html_page("t", "<p>a &amp; b</p>\n")), "");
+  EXPECT_NE(html_problem(report::html_page("t", "<p>a & b</p>\n")), "");
+  EXPECT_NE(html_problem(report::html_page("t", "<p><b>x</p></b>\n")), "");
+  EXPECT_NE(html_problem(report::html_page("t", "<p>x\n")), "");
+  EXPECT_NE(html_problem(report::html_page("t", "<p>1 > 0</p>\n")), "");
+}
+
+// seed001 "misaligned by 4 B": lanes read base + 4 (i + 1); the warp touches
+// bytes 4-127 of one line and 0-3 of the next: five 32 B sectors.
+TEST(LinesTouched, OneWordMisalignedWarpTouchesTwoLinesAndFiveSectors) {
+  const WarpAccess w = make({}, [](int l) { return kBase + 4 * static_cast<std::uint64_t>(l + 1); });
+  const auto lines = lines_touched(w, 128);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].address, kBase);
+  EXPECT_EQ(lines[1].address, kBase + 128);
+  EXPECT_EQ(lines[0].bytes.touched(32).count() + lines[1].bytes.touched(32).count(), 5);
+  EXPECT_EQ(lines[0].bytes.w[0], ~0ull << 4);  // bytes 4-63
+  EXPECT_EQ(lines[0].bytes.w[1], ~0ull);       // bytes 64-127
+  EXPECT_EQ(lines[1].bytes.w[0], 0xfull);      // bytes 0-3
+  EXPECT_EQ(lines[0].lanes, 0x7fffffffu);
+  EXPECT_EQ(lines[1].lanes, 0x80000000u);
+  // The counts printed beside the picture agree with it (the rules engine, sm_90).
+  EXPECT_EQ(analyze(w, arch("sm_90")).sectors, 5u);
+}
+
+TEST(LinesTouched, AddressesRoundDownToTheAccessSizeAndInactiveLanesTouchNothing) {
+  Access a;
+  a.size = 8;
+  a.mask = 0x1u;
+  const WarpAccess w = make(a, [](int l) { return kBase + 0x45 + 1000 * static_cast<std::uint64_t>(l); });
+  const auto lines = lines_touched(w, 128);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].address, kBase);
+  EXPECT_EQ(lines[0].bytes.w[0], 0u);       // 0x45 rounds down to 0x40 for an 8-byte access:
+  EXPECT_EQ(lines[0].bytes.w[1], 0xffull);  // bytes 64-71
+  EXPECT_EQ(lines[0].lanes, 1u);
+}
+
+TEST(LinesTouched, ScatteredLanesHaveALineEach) {
+  const WarpAccess w = make({}, [](int l) { return kBase + 4096 * static_cast<std::uint64_t>(31 - l); });
+  const auto lines = lines_touched(w, 128);
+  ASSERT_EQ(lines.size(), 32u);
+  for (std::size_t i = 0; i < 32; ++i) {
+    EXPECT_EQ(lines[i].address, kBase + 4096 * i);  // by address, not by lane
+    EXPECT_EQ(lines[i].lanes, 1u << (31 - i));
+  }
+}
+
+TEST(LaneRanges, RunsOfLanes) {
+  EXPECT_EQ(report::lane_ranges(0xffffffffu), "0-31");
+  EXPECT_EQ(report::lane_ranges(0x80000001u), "0, 31");
+  EXPECT_EQ(report::lane_ranges(0xbu), "0-1, 3");
+  EXPECT_EQ(report::lane_ranges(0), "none");
+}
+
+// The picture of the misaligned warp, rectangle by rectangle: line 0 has bytes
+// 0-3 moved and four runs used; line 1 a used run (0-3), the rest of sector 0
+// moved, three sectors idle. Eight sector outlines.
+TEST(LinePicture, DrawsUsedMovedAndIdleBytes) {
+  const WarpAccess w = make({}, [](int l) { return kBase + 4 * static_cast<std::uint64_t>(l + 1); });
+  const std::string svg = report::svg_line_picture(w, 128, 32);
+  EXPECT_EQ(occurrences(svg, "class=\"used\""), 5u);
+  EXPECT_EQ(occurrences(svg, "class=\"moved\""), 2u);
+  EXPECT_EQ(occurrences(svg, "class=\"idle\""), 3u);
+  EXPECT_EQ(occurrences(svg, "class=\"sector\""), 8u);
+  EXPECT_NE(svg.find("lanes 0-30"), std::string::npos);
+  EXPECT_NE(svg.find("lanes 31"), std::string::npos);
+  EXPECT_EQ(html_problem(report::html_page("t", svg)), "");
+}
+
+// seed000: a stride of two 4-byte words puts lanes l and l + 16 in bank 2l mod 32,
+// in two rows: 16 banks with two rows each, a 2-way conflict (2 wavefronts).
+TEST(BankCells, StrideTwoWordsFillsEvenBanksWithTwoRows) {
+  Access a;
+  a.space = Space::Shared;
+  const WarpAccess w = make(a, [](int l) { return 8 * static_cast<std::uint64_t>(l); });
+  const auto cells = report::bank_cells(w, 32, 4);
+  ASSERT_EQ(cells.size(), 32u);
+  std::vector<int> rows(32, 0);
+  for (const auto& c : cells) {
+    EXPECT_EQ(c.bank % 2, 0);
+    EXPECT_EQ(c.lanes, 1);
+    ++rows[static_cast<std::size_t>(c.bank)];
+  }
+  for (int b = 0; b < 32; b += 2) EXPECT_EQ(rows[static_cast<std::size_t>(b)], 2) << b;
+  EXPECT_EQ(analyze(w, arch("sm_90")).wavefronts, 2u);
+  const std::string svg = report::svg_bank_picture(w, 32, 4);
+  EXPECT_EQ(occurrences(svg, "class=\"word conflict\""), 32u);
+  EXPECT_EQ(html_problem(report::html_page("t", svg)), "");
+}
+
+TEST(BankCells, BroadcastIsOneWordWithEveryLane) {
+  Access a;
+  a.space = Space::Shared;
+  const auto cells = report::bank_cells(make(a, [](int) { return 0x84u; }), 32, 4);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].bank, 1);
+  EXPECT_EQ(cells[0].row, 1u);
+  EXPECT_EQ(cells[0].lanes, 32);
+}
+
+TEST(BankCells, SixteenByteAccessesCoverFourBanks) {
+  Access a;
+  a.space = Space::Shared;
+  a.size = 16;
+  a.mask = 0x3u;
+  const auto cells = report::bank_cells(make(a, [](int l) { return 16 * static_cast<std::uint64_t>(l); }), 32, 4);
+  ASSERT_EQ(cells.size(), 8u);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(cells[static_cast<std::size_t>(i)].bank, i);
+}
+
+TEST(SvgCharts, BarsScaleWithinTheirGroup) {
+  report::BarGroup hits{"L1 hit rate", 100, {{"sm_35", 50, "50%", 0}, {"sm_90", 100, "100%", 1}}};
+  report::BarGroup bytes{"DRAM bytes", 0, {{"sm_35", 4096, "4096 B", 0}, {"sm_90", 1024, "1024 B", 1}}};
+  const std::string svg = report::svg_bar_chart({hits, bytes});
+  EXPECT_EQ(occurrences(svg, "class=\"bar\""), 4u);
+  // 360 px is full scale: 50% of 100 -> 180; 1024 of the group's largest 4096 -> 90.
+  EXPECT_NE(svg.find("width=\"180.0\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("width=\"90.0\""), std::string::npos) << svg;
+  EXPECT_EQ(occurrences(svg, "width=\"360.0\""), 2u);
+  EXPECT_EQ(html_problem(report::html_page("t", svg)), "");
+
+  report::LineChart chart{"threads per block", "occupancy (%)", 100, {}, {{"sm_90", {{32, 50}, {1024, 100}}, 0}}};
+  const std::string lines = report::svg_line_chart(chart);
+  EXPECT_EQ(occurrences(lines, "<circle"), 2u);
+  EXPECT_EQ(html_problem(report::html_page("t", lines)), "");
+}
+
+}  // namespace
+}  // namespace warpscope::test
