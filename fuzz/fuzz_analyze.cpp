@@ -14,6 +14,7 @@
 // fail where it fails. Checked on every result: no hit count above its access count, and the
 // per-instruction counters of a kernel add up to the kernel's counters (each
 // record's traffic, write-backs included, is charged to its instruction).
+// The HTML report of every result must nest correctly (the tests' checker).
 // The GPUs are shrunk (4 SMs, a 64 KB L2) so that an input runs in
 // milliseconds; the rules do not depend on the sizes.
 #include <cstddef>
@@ -25,6 +26,8 @@
 #include <vector>
 
 #include "analyze/analyzer.hpp"
+#include "report/analyze_html.hpp"
+#include "report/html_check.hpp"
 #include "warpscope/arch.hpp"
 #include "warpscope/error.hpp"
 #include "warpscope/trace.hpp"
@@ -87,6 +90,10 @@ void run(std::string_view bytes, bool interleave) {
       for (const auto& [id, total] : by_kernel)
         if (!launches.contains(id)) std::abort();
     }
+    report::AnalyzeHtmlOptions html;
+    html.trace_path = "fuzz <trace> & co";
+    html.top = 4;
+    if (!test::html_problem(report::analyze_html(r, *trace, html)).empty()) std::abort();
   } catch (const TraceError&) {
   } catch (const InputError&) {
   }
@@ -119,7 +126,9 @@ void lanes_agree(std::string_view bytes) {
       std::abort();
   for (std::size_t p = 0; p < x.pcs.size(); ++p)
     if (x.pcs[p].kernel != y.pcs[p].kernel || x.pcs[p].pc != y.pcs[p].pc ||
-        x.pcs[p].executions != y.pcs[p].executions || x.pcs[p].counters != y.pcs[p].counters)
+        x.pcs[p].executions != y.pcs[p].executions || x.pcs[p].counters != y.pcs[p].counters ||
+        x.pcs[p].first.cta != y.pcs[p].first.cta || x.pcs[p].first.warp != y.pcs[p].first.warp ||
+        x.pcs[p].first.addr != y.pcs[p].first.addr)  // each instruction's first execution, whatever the lane
       std::abort();
 }
 

@@ -27,14 +27,16 @@ std::vector<LineUse> lines_touched(const WarpAccess& access, unsigned line_bytes
   for (int l = 0; l < kWarpSize; ++l) {
     if (!access.active.test(l)) continue;
     const std::uint64_t a = aligned(access.addr[static_cast<unsigned>(l)], size);
-    // An access wider than a line (16 B in 8 B lines) spans several.
-    for (std::uint64_t b = a; b < a + size; b = aligned(b, line_bytes) + line_bytes) {
-      const std::uint64_t line = aligned(b, line_bytes);
+    const std::uint64_t last = a + (size - 1);  // no wrap: a is aligned to size
+    // An access wider than a line (16 B in 8 B lines) spans several; the last
+    // line may end at 2^64, so stop on it rather than past it.
+    for (std::uint64_t line = aligned(a, line_bytes);; line += line_bytes) {
       LineUse& u = by_line[line];
       u.address = line;
-      const auto offset = static_cast<unsigned>(b - line);
-      u.bytes.mark(offset, static_cast<unsigned>(std::min<std::uint64_t>(a + size - b, line_bytes - offset)));
+      const std::uint64_t first = std::max(a, line), end = std::min<std::uint64_t>(last, line + (line_bytes - 1));
+      u.bytes.mark(static_cast<unsigned>(first - line), static_cast<unsigned>(end - first + 1));
       u.lanes |= 1u << l;
+      if (line == aligned(last, line_bytes)) break;
     }
   }
   std::vector<LineUse> out;

@@ -69,6 +69,21 @@ TEST(LinesTouched, AddressesRoundDownToTheAccessSizeAndInactiveLanesTouchNothing
   EXPECT_EQ(lines[0].lanes, 1u);
 }
 
+// The last line of the address space ends at 2^64: its bytes are drawn, nothing wraps to 0.
+TEST(LinesTouched, TheTopOfTheAddressSpace) {
+  Access a;
+  a.size = 16;
+  a.mask = 0x1u;
+  const auto lines = lines_touched(make(a, [](int) { return ~std::uint64_t{0} - 15; }), 128);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].address, ~std::uint64_t{0} - 127);
+  EXPECT_EQ(lines[0].bytes.w[1], 0xffffull << 48);  // bytes 112-127
+  const auto small = lines_touched(make(a, [](int) { return ~std::uint64_t{0} - 15; }), 8);
+  ASSERT_EQ(small.size(), 2u);  // a 16-byte access in 8-byte lines: the last two
+  EXPECT_EQ(small[1].address, ~std::uint64_t{0} - 7);
+  EXPECT_EQ(small[1].bytes.w[0], 0xffull);
+}
+
 TEST(LinesTouched, ScatteredLanesHaveALineEach) {
   const WarpAccess w = make({}, [](int l) { return kBase + 4096 * static_cast<std::uint64_t>(31 - l); });
   const auto lines = lines_touched(w, 128);
