@@ -1,4 +1,4 @@
-// libFuzzer target for the trace readers (native and text, detected as
+// libFuzzer target for the trace readers (native, text and Accel-Sim, detected as
 // open_trace does). Each input is read four ways: as it is, in recovery mode,
 // with every native block checksum made right (so mutations reach the zstd
 // and record decoders instead of stopping at the checksum), and as a raw

@@ -78,7 +78,9 @@ struct TraceSummary {
   std::uint64_t records = 0;        // records returned by next() so far (0 from sources that do not count)
   bool recovered = false;           // the native footer was missing: read in recovery mode
   std::uint64_t ignored_bytes = 0;  // recovery: bytes of the incomplete last block, ignored
-  std::string note;                 // recovery: one line saying what was recovered and dropped
+  // One line for the user: what recovery kept and dropped, or what a reader of
+  // another tool's trace (Accel-Sim) read but did not turn into records.
+  std::string note;
 };
 
 // Reads records in file order. Kernel headers may appear between records; a

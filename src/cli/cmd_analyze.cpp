@@ -189,7 +189,9 @@ std::string result_csv(const AnalyzeResult& r) {
 Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
   auto args = std::make_shared<AnalyzeArgs>();
   auto* cmd = app.add_subcommand("analyze", "run a trace through the memory system of several architectures");
-  cmd->add_option("trace", args->trace, "trace file (native or text; '-': standard input)")->required();
+  cmd->add_option("trace", args->trace,
+                  "trace file (native, text, or Accel-Sim: a kernel-N.traceg or kernelslist.g; '-': standard input)")
+      ->required();
   cmd->add_option("--arch", args->archs, "comma-separated architectures ('all' for every one)")->capture_default_str();
   cmd->add_option("--kernel", args->kernel, "only kernels whose name matches this regular expression");
   cmd->add_option("--json", args->json_file, "write the results as JSON to FILE ('-': to standard output, instead of the tables)");
@@ -294,6 +296,11 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
     });
     bar.finish();
     std::vector<std::string> notes;  // what stderr says, repeated in the HTML report
+    // What the reader dropped: a recovered .partial's last block, another tool's instructions not modelled.
+    if (const std::string note = trace->summary().note; !note.empty()) {
+      notes.push_back(fmt::format("{}: {}", args->trace, note));
+      fmt::print(stderr, "warpscope: note: {}\n", notes.back());
+    }
     // Atomics whose operation is unknown where the operation changes the counts: say how they were counted.
     std::vector<std::string> by_operation;
     for (const ArchSpec* a : specs)

@@ -69,7 +69,7 @@ int convert(const ConvertArgs& a) {
   sink->close();
 
   const TraceSummary summary = src->summary();
-  if (summary.recovered) fmt::print(stderr, "warpscope: note: {}: {}\n", a.in, summary.note);
+  if (!summary.note.empty()) fmt::print(stderr, "warpscope: note: {}: {}\n", a.in, summary.note);
   // With the trace on standard output, the summary goes to standard error.
   fmt::print(a.out == "-" ? stderr : stdout, "{} -> {} ({}): {} records, {} kernels\n", a.in, a.out, to_string(format),
              records, kernels);
@@ -80,12 +80,15 @@ int convert(const ConvertArgs& a) {
 
 Action add_convert_command(CLI::App& app, const GlobalOptions&) {
   auto args = std::make_shared<ConvertArgs>();
-  auto* cmd = app.add_subcommand("convert", "convert a trace between the native and text forms");
+  auto* cmd = app.add_subcommand("convert", "convert a trace between the native and text forms (or from Accel-Sim's)");
   cmd->footer(
       "The output format follows OUT's extension (.txt, .wstxt: text; anything else: native) unless --to says.\n"
       "OUT is written as OUT.partial and renamed when complete; on error nothing is left behind.\n"
       "Example: warpscope convert kernel.wst kernel.txt");
-  cmd->add_option("IN", args->in, "trace to read (native or text, detected; '-': standard input)")->required();
+  cmd->add_option("IN", args->in,
+                  "trace to read (native, text, or Accel-Sim's kernel-N.traceg / kernelslist.g; detected; '-': "
+                  "standard input)")
+      ->required();
   cmd->add_option("OUT", args->out, "trace to write ('-': standard output, text unless --to native)")->required();
   cmd->add_option("--to", args->to, "output format: native | text")->check(CLI::IsMember({"native", "text"}));
   cmd->add_option("--level", args->level, "zstd compression level of native output")->capture_default_str();

@@ -15,6 +15,7 @@ namespace warpscope::trace {
 ByteInput::ByteInput(const std::filesystem::path& path) : name_(path.string()) {
   if (name_ == "-") {  // standard input: a pipe or a redirected file, read as a stream
     name_ = "<stdin>";
+    is_stdin_ = true;
     const int fd = ::dup(STDIN_FILENO);  // closed by fclose, leaving descriptor 0 open
     file_ = fd < 0 ? nullptr : ::fdopen(fd, "rb");
     if (file_ == nullptr) throw InputError(fmt::format("cannot read {}: {}", name_, std::strerror(errno)));
@@ -34,6 +35,12 @@ ByteInput::ByteInput(const std::filesystem::path& path) : name_(path.string()) {
 
 ByteInput::ByteInput(std::string_view bytes, std::string name)
     : memory_(bytes), name_(std::move(name)), size_(bytes.size()) {}
+
+std::unique_ptr<ByteInput> ByteInput::reopen() const {
+  if (is_stdin_) return nullptr;
+  if (file_ == nullptr) return std::make_unique<ByteInput>(memory_, name_);
+  return std::make_unique<ByteInput>(std::filesystem::path(name_));
+}
 
 ByteInput::~ByteInput() {
   if (file_ != nullptr) std::fclose(file_);

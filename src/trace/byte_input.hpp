@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,10 @@ class ByteInput {
   // Up to n (<= 16) bytes at the current position, left unread.
   std::string_view peek(std::size_t n);
 
+  // The same bytes again from the start, as a new input: a file is opened
+  // again, a buffer shared; null for standard input (a stream reads once).
+  std::unique_ptr<ByteInput> reopen() const;
+
   std::uint64_t offset() const { return offset_; }
   std::uint64_t size() const { return size_; }  // 0 when unknown
   const std::string& name() const { return name_; }
@@ -36,6 +41,7 @@ class ByteInput {
   std::string name_;
   std::uint64_t offset_ = 0;
   std::uint64_t size_ = 0;
+  bool is_stdin_ = false;
 };
 
 }  // namespace warpscope::trace

@@ -28,10 +28,17 @@ TraceFormat trace_format_for_path(const std::filesystem::path& path) {
 
 namespace {
 
-std::unique_ptr<TraceSource> open_input(std::unique_ptr<trace::ByteInput> in, const TraceReadOptions& options) {
-  const std::string_view first = in->peek(1);
+// By the first bytes: the native magic (0x89, which no text file has), an
+// Accel-Sim kernel trace ("-kernel name") or kernelslist ("MemcpyHtoD," or
+// "kernel-"), else warpscope's text form (whose reader names what it expected).
+std::unique_ptr<TraceSource> open_input(std::unique_ptr<trace::ByteInput> in, const TraceReadOptions& options,
+                                        const std::optional<std::filesystem::path>& dir) {
+  const std::string_view first = in->peek(16);
   if (!first.empty() && static_cast<std::uint8_t>(first[0]) == trace::kMagic[0])
     return trace::make_native_reader(std::move(in), options);
+  if (first.substr(0, 12) == "-kernel name") return trace::make_accelsim_reader(std::move(in));
+  if (first.substr(0, 11) == "MemcpyHtoD," || first.substr(0, 7) == "kernel-")
+    return trace::make_accelsim_list_reader(std::move(in), dir);
   return trace::make_text_reader(std::move(in));
 }
 
@@ -41,12 +48,14 @@ std::unique_ptr<TraceSource> open_trace(const std::filesystem::path& path, const
   TraceReadOptions o = options;
   const std::string name = path.string();
   if (name.size() >= 8 && name.compare(name.size() - 8, 8, ".partial") == 0) o.recover = true;
-  return open_input(std::make_unique<trace::ByteInput>(path), o);
+  std::optional<std::filesystem::path> dir;
+  if (path != "-") dir = path.parent_path();
+  return open_input(std::make_unique<trace::ByteInput>(path), o, dir);
 }
 
 std::unique_ptr<TraceSource> open_trace_buffer(std::string_view bytes, const std::string& name,
                                                const TraceReadOptions& options) {
-  return open_input(std::make_unique<trace::ByteInput>(bytes, name), options);
+  return open_input(std::make_unique<trace::ByteInput>(bytes, name), options, std::nullopt);
 }
 
 std::unique_ptr<TraceSink> create_trace(const std::filesystem::path& path, TraceFormat format,

@@ -75,7 +75,8 @@ class TextReader final : public TraceSource {
       if (t.empty()) continue;
       if (t[0].has_key || t[0].value != kTextHeader)
         lex_.fail(t[0].column, fmt::format("not a warpscope trace: expected the header '{}' (or the native magic "
-                                           "89 57 53 54), found {}", expected, shown(lex_.line())));
+                                           "89 57 53 54, or an Accel-Sim trace's '-kernel name'), found {}",
+                                           expected, shown(lex_.line())));
       if (t.size() != 2 || t[1].has_key) lex_.fail(t[0].column, fmt::format("expected the header '{}'", expected));
       const auto v = parse_text_u64(t[1].value);
       if (!v) lex_.fail(t[1].column, fmt::format("expected a version number, found {}", shown(t[1].value)));

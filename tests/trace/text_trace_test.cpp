@@ -141,7 +141,7 @@ TEST(TextTrace, ErrorsNameLineAndColumn) {
       {"", "t.txt:1:1: not a warpscope trace: the file is empty (a text trace starts with 'wstrace 1', a native "
            "trace with the bytes 89 57 53 54)"},
       {"hello\n", "t.txt:1:1: not a warpscope trace: expected the header 'wstrace 1' (or the native magic 89 57 53 "
-                  "54), found hello"},
+                  "54, or an Accel-Sim trace's '-kernel name'), found hello"},
       {"wstrace 1\nkernel 1\n", "t.txt:2:8: kernel id 1, expected 0 (kernels are numbered 0, 1, 2, ... in order)"},
       {"wstrace 1\nrec global ld 4 addr=0\n", "t.txt:2:1: record of kernel 0, but only 0 kernel lines come before it"},
       {"wstrace 1\nkernel 0 nmae=k\n",

@@ -1,0 +1,518 @@
+// Reads Accel-Sim's post-processed NVBit traces (docs/TRACE_FORMAT.md "Accel-Sim
+// traces"): a kernel file `kernel-N.traceg` (its `-key = value` header, then per
+// thread block the instructions of each warp in turn), or the `kernelslist.g`
+// that names a run's kernel files in launch order. Each memory instruction the
+// model knows (LDG/STG/LDS/STS/LDL/STL/LD/ST, ATOM*/RED*, LDGSTS) becomes one
+// warp record; other instructions are read, checked and skipped, and the
+// summary names what was skipped. Format facts: reference/accelsim.md §1
+// (Accel-Sim's tracer_tool.cu writer and trace_parser.cc reader).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <vector>
+
+#include "trace/line_reader.hpp"
+#include "trace/trace_impl.hpp"
+#include "tracer/demangle.hpp"
+#include "tracer/sass_listing.hpp"
+
+namespace warpscope::trace {
+namespace {
+
+// The generic windows of shared and local memory start at the header's base
+// addresses (NVBit's nvbit_get_shmem_base_addr / _local_mem_base_addr); a generic
+// LD/ST/ATOM whose first active lane falls within this many bytes of one is
+// taken as that space, at the offset within it.
+constexpr std::uint64_t kWindowBytes = 16u << 20;
+
+std::vector<std::string_view> words(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+template <class T>
+std::optional<T> number(std::string_view text, int base) {
+  if (base == 16 && (starts_with(text, "0x") || starts_with(text, "0X"))) text.remove_prefix(2);
+  T v{};
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
+  if (ec != std::errc{} || p != text.data() + text.size() || text.empty()) return std::nullopt;
+  return v;
+}
+
+// Bytes per lane the opcode's modifiers name: .8/.16/.32/.64/.128, or a typed
+// .U8/.S8/.U16/.S16/.F16/.F64..., else 4 (a word). Accel-Sim's tracer writes its
+// own mem_width, which reads S16 and F64 as 4; this one does not.
+unsigned access_bytes(std::string_view opcode) {
+  std::size_t start = opcode.find('.');
+  while (start != std::string_view::npos) {
+    const std::size_t end = opcode.find('.', start + 1);
+    std::string_view m = opcode.substr(start + 1, end == std::string_view::npos ? std::string_view::npos : end - start - 1);
+    if (!m.empty() && (m[0] == 'U' || m[0] == 'S' || m[0] == 'F')) m.remove_prefix(1);
+    if (const auto bits = number<unsigned>(m, 10); bits && (*bits == 8 || *bits == 16 || *bits == 32 || *bits == 64 ||
+                                                             *bits == 128))
+      return *bits / 8;
+    start = end;
+  }
+  return 4;
+}
+
+// A memory instruction as warpscope models it, from its opcode.
+struct Kind {
+  Space space = Space::Global;
+  Op op = Op::Load;
+  CacheOp cache = CacheOp::Default;
+  AtomicOp atomic_op = AtomicOp::Unknown;
+  bool generic = false;
+};
+
+std::optional<Kind> memory_kind(std::string_view opcode) {
+  // LDGSTS (cp.async): the post-processed trace keeps its global side; .BYPASS skips L1 (cp.async.cg).
+  if (starts_with(opcode, "LDGSTS")) {
+    Kind k;
+    k.cache = opcode.find(".BYPASS") != std::string_view::npos ? CacheOp::Cg : CacheOp::Default;
+    return k;
+  }
+  const auto ins = tracer::classify_memory_opcode(opcode);
+  if (!ins) return std::nullopt;
+  return Kind{ins->space, ins->op, ins->cache, ins->atomic_op, ins->generic};
+}
+
+using SkipCounts = std::map<std::string, std::uint64_t>;
+
+// "12 memory instructions of kinds warpscope does not model were skipped (LDSM 8, UTMALDG 4)", or "".
+std::string skipped_note(const SkipCounts& skipped) {
+  std::string list;
+  std::uint64_t total = 0;
+  for (const auto& [op, n] : skipped) {
+    list += fmt::format("{}{} {}", list.empty() ? "" : ", ", op, n);
+    total += n;
+  }
+  if (total == 0) return "";
+  return fmt::format("{} memory instruction{} of kinds warpscope does not model skipped ({})", total,
+                     total == 1 ? "" : "s", list);
+}
+
+class AccelSimReader final : public TraceSource {
+ public:
+  // `id`: the kernel id to give this file's kernel (its place in a kernelslist).
+  AccelSimReader(std::unique_ptr<ByteInput> in, std::uint32_t id) : lines_(std::move(in)) {
+    read_header(id);
+    // A kernel's atomic operations and line numbers belong in its header, before its
+    // first record (writers put them in the kernel's block): read them ahead, in a
+    // quick pass over the same bytes. Not possible from standard input, where each
+    // record still carries its operation and the lines are left out.
+    if (auto again = lines_.input().reopen()) scan_ahead(std::move(again));
+  }
+
+  bool next(WarpAccess& rec) override {
+    std::string_view line;
+    while (lines_.next(line)) {
+      const auto w = words(line);
+      if (w.empty()) continue;
+      if (w[0] == "#BEGIN_TB") {
+        if (in_block_) lines_.fail("#BEGIN_TB inside a thread block (expected #END_TB first)");
+        in_block_ = true;
+        have_block_ = have_warp_ = false;
+        continue;
+      }
+      if (w[0] == "#END_TB") {
+        if (!in_block_) lines_.fail("#END_TB without #BEGIN_TB");
+        close_warp();
+        in_block_ = false;
+        continue;
+      }
+      if (w[0][0] == '#') continue;  // a comment
+      if (!in_block_) lines_.fail(fmt::format("expected #BEGIN_TB, found '{}'", shown(line)));
+      if (w.size() >= 3 && w[0] == "thread" && w[1] == "block") {
+        parse_block(line);
+        continue;
+      }
+      if (w.size() >= 3 && w[0] == "warp" && w[1] == "=") {
+        parse_warp(w);
+        continue;
+      }
+      if (w.size() >= 3 && w[0] == "insts" && w[1] == "=") {
+        if (!have_warp_ || counted_) lines_.fail("'insts =' must follow 'warp = N'");
+        const auto n = number<std::uint64_t>(w[2], 10);
+        if (!n || w.size() != 3) lines_.fail(fmt::format("expected 'insts = N', found '{}'", shown(line)));
+        left_ = declared_ = *n;
+        counted_ = true;
+        continue;
+      }
+      if (w[0] == "cluster") continue;  // tracer v6: the block's cluster, not modelled
+      if (!counted_) lines_.fail(fmt::format("an instruction before 'thread block =', 'warp =' and 'insts =': '{}'",
+                                             shown(line)));
+      if (left_ == 0)
+        lines_.fail(fmt::format("warp {} of block {} declared {} instructions; this is one more", warp_, block_text_,
+                                declared_));
+      --left_;
+      if (parse_instruction(w, rec)) {
+        ++summary_.records;
+        return true;
+      }
+    }
+    if (in_block_) lines_.fail(fmt::format("the file ends inside block {} (no #END_TB): truncated?", block_text_));
+    summary_.note = skipped_note(skipped_);
+    return false;
+  }
+
+  const std::vector<KernelInfo>& kernels() const override { return kernels_; }
+  std::uint64_t bytes_read() const override { return lines_.bytes_consumed(); }
+  std::uint64_t file_size() const override { return lines_.input().size(); }
+  TraceSummary summary() const override { return summary_; }
+  // Memory instructions read but not turned into records, by base opcode.
+  const std::map<std::string, std::uint64_t>& skipped() const { return skipped_; }
+
+ private:
+  static std::string shown(std::string_view s) {
+    return s.size() > 60 ? std::string(s.substr(0, 60)) + "..." : std::string(s);
+  }
+
+  // "-kernel name = NAME", "-grid dim = (x,y,z)", ... up to the first line that starts with '#'.
+  void read_header(std::uint32_t id) {
+    KernelInfo k;
+    k.id = id;
+    k.source = "accel-sim";
+    bool named = false, grid = false, block = false;
+    std::string_view line;
+    for (;;) {
+      if (!lines_.next(line))
+        lines_.fail("the file ends in the kernel header (expected the '#traces format' line before the blocks)");
+      if (line.empty()) continue;
+      if (line[0] == '#') break;
+      if (line[0] != '-') {
+        if (lines_.line_number() == 1)
+          lines_.fail("not a warpscope or Accel-Sim trace: an Accel-Sim kernel trace starts with '-kernel name = '");
+        lines_.fail(fmt::format("expected a header line '-key = value', found '{}'", shown(line)));
+      }
+      const std::size_t eq = line.find(" = ");
+      if (eq == std::string_view::npos) lines_.fail(fmt::format("expected '-key = value', found '{}'", shown(line)));
+      const std::string_view key = line.substr(1, eq - 1), value = line.substr(eq + 3);
+      if (key == "kernel name") {
+        k.name = tracer::demangle(std::string(value));  // as warpscope trace records names
+        named = true;
+      } else if (key == "grid dim") {
+        k.grid = dim(value, key);
+        grid = true;
+      } else if (key == "block dim") {
+        k.block = dim(value, key);
+        block = true;
+      } else if (key == "shmem") {
+        k.dynamic_shared = header_u32(value, key);  // static + dynamic: the tracer does not tell them apart
+      } else if (key == "nregs") {
+        k.registers = header_u32(value, key);
+      } else if (key == "binary version") {
+        const std::uint32_t v = header_u32(value, key);
+        if (v != 0) k.arch = fmt::format("sm_{}", v);
+      } else if (key == "shmem base_addr") {
+        shared_base_ = header_u64(value, key);
+      } else if (key == "local mem base_addr") {
+        local_base_ = header_u64(value, key);
+      } else if (key == "enable lineinfo") {
+        line_numbers_ = header_u32(value, key) != 0;
+      }
+      // Other keys (kernel id, stream, nvbit and tracer versions) change nothing here.
+    }
+    if (!named || !grid || !block)
+      lines_.fail(fmt::format("the kernel header lacks '-{}'", !named ? "kernel name" : !grid ? "grid dim" : "block dim"));
+    kernels_.push_back(std::move(k));
+  }
+
+  // Every instruction line's PC, opcode and line number, leniently: the main
+  // pass reports what is malformed.
+  void scan_ahead(std::unique_ptr<ByteInput> in) {
+    LineReader scan(std::move(in));
+    KernelInfo& k = kernels_.front();
+    std::string_view line;
+    bool body = false;
+    try {
+      while (scan.next(line)) {
+        if (!body) {
+          body = !line.empty() && line[0] == '#';
+          continue;
+        }
+        if (line.empty() || !std::isxdigit(static_cast<unsigned char>(line[0]))) continue;
+        const auto w = words(line);
+        std::size_t i = line_numbers_ ? 1 : 0;
+        if (w.size() < i + 5) continue;
+        const auto pc = number<std::uint64_t>(w[i], 16);
+        const auto dests = number<unsigned>(w[i + 2], 10);
+        if (!pc || !dests || i + 3 + *dests >= w.size()) continue;
+        const std::string_view opcode = w[i + 3 + *dests];
+        if (line_numbers_)
+          if (const auto n = number<std::uint32_t>(w[0], 10)) k.lines.try_emplace(*pc, SourceLocation{"?", *n});
+        if (starts_with(opcode, "ATOM") || starts_with(opcode, "RED"))
+          if (const auto kind = memory_kind(opcode); kind && kind->atomic_op != AtomicOp::Unknown)
+            k.atomics.try_emplace(*pc, kind->atomic_op);
+      }
+    } catch (const TraceError&) {
+      // The main pass meets the same line and says what is wrong with it.
+    }
+  }
+
+  Dim3 dim(std::string_view value, std::string_view key) {
+    // "(x,y,z)"
+    if (value.size() < 2 || value.front() != '(' || value.back() != ')')
+      lines_.fail(fmt::format("-{}: expected (x,y,z), found '{}'", key, shown(value)));
+    return triple(value.substr(1, value.size() - 2), fmt::format("-{}", key));
+  }
+
+  Dim3 triple(std::string_view text, std::string_view what) {
+    std::uint32_t v[3] = {0, 0, 0};
+    std::size_t at = 0;
+    for (int i = 0; i < 3; ++i) {
+      const std::size_t comma = i < 2 ? text.find(',', at) : text.size();
+      if (comma == std::string_view::npos) lines_.fail(fmt::format("{}: expected x,y,z, found '{}'", what, shown(text)));
+      const auto n = number<std::uint32_t>(text.substr(at, comma - at), 10);
+      if (!n) lines_.fail(fmt::format("{}: expected x,y,z, found '{}'", what, shown(text)));
+      v[i] = *n;
+      at = comma + 1;
+    }
+    return Dim3{v[0], v[1], v[2]};
+  }
+
+  std::uint32_t header_u32(std::string_view value, std::string_view key) {
+    const auto v = number<std::uint32_t>(value, 10);
+    if (!v) lines_.fail(fmt::format("-{}: expected a number, found '{}'", key, shown(value)));
+    return *v;
+  }
+  std::uint64_t header_u64(std::string_view value, std::string_view key) {
+    const auto v = number<std::uint64_t>(value, 16);
+    if (!v) lines_.fail(fmt::format("-{}: expected a hex address, found '{}'", key, shown(value)));
+    return *v;
+  }
+
+  void close_warp() {
+    if (counted_ && left_ > 0)
+      lines_.fail(fmt::format("warp {} of block {} declared {} instructions, {} are missing", warp_, block_text_,
+                              declared_, left_));
+    have_warp_ = counted_ = false;
+  }
+
+  void parse_block(std::string_view line) {
+    close_warp();
+    const std::size_t eq = line.find('=');
+    std::string_view text = eq == std::string_view::npos ? std::string_view() : line.substr(eq + 1);
+    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    const Dim3 b = triple(text, "thread block");
+    const Dim3& g = kernels_.front().grid;
+    if (b.x >= g.x || b.y >= g.y || b.z >= g.z)
+      lines_.fail(fmt::format("thread block ({},{},{}) is outside the grid ({},{},{})", b.x, b.y, b.z, g.x, g.y, g.z));
+    cta_ = static_cast<std::uint32_t>((static_cast<std::uint64_t>(b.z) * g.y + b.y) * g.x + b.x);
+    block_text_ = fmt::format("({},{},{})", b.x, b.y, b.z);
+    have_block_ = true;
+  }
+
+  void parse_warp(const std::vector<std::string_view>& w) {
+    close_warp();
+    if (!have_block_) lines_.fail("'warp =' before 'thread block ='");
+    const auto n = number<std::uint16_t>(w[2], 10);
+    const auto threads = kernels_.front().block.count();
+    if (!n || w.size() != 3 || static_cast<std::uint64_t>(*n) * kWarpSize >= std::max<std::uint64_t>(threads, 1))
+      lines_.fail(fmt::format("expected 'warp = N' with N below the block's {} warps", (threads + kWarpSize - 1) / kWarpSize));
+    warp_ = *n;
+    have_warp_ = true;
+  }
+
+  // One instruction line; true when it is a record (rec filled).
+  bool parse_instruction(const std::vector<std::string_view>& w, WarpAccess& rec) {
+    std::size_t i = line_numbers_ ? 1 : 0;  // [line_num]
+    const auto field = [&](const char* what) {
+      if (i >= w.size()) lines_.fail(fmt::format("the instruction ends before its {}", what));
+      return w[i++];
+    };
+    const auto pc = number<std::uint64_t>(field("PC"), 16);
+    if (!pc) lines_.fail(fmt::format("expected a hex PC, found '{}'", shown(w[i - 1])));
+    const auto mask = number<std::uint32_t>(field("active mask"), 16);
+    if (!mask) lines_.fail(fmt::format("expected an 8-digit hex active mask, found '{}'", shown(w[i - 1])));
+    const auto registers = [&](const char* what) {
+      const auto n = number<unsigned>(field(what), 10);
+      if (!n || *n > 8) lines_.fail(fmt::format("expected the number of {} (0-8), found '{}'", what, shown(w[i - 1])));
+      for (unsigned r = 0; r < *n; ++r) field("registers");
+    };
+    registers("destination registers");
+    const std::string_view opcode = field("opcode");
+    registers("source registers");
+    const auto width = number<unsigned>(field("memory width"), 10);
+    if (!width) lines_.fail(fmt::format("expected the memory width in bytes, found '{}'", shown(w[i - 1])));
+    if (*width == 0) return false;  // not a memory instruction
+    const auto mode = number<unsigned>(field("address format"), 10);
+    if (!mode || *mode > 2)
+      lines_.fail(fmt::format("expected address format 0, 1 or 2, found '{}' (tracer v6 TMA lines are not read)",
+                              shown(w[i - 1])));
+    std::array<std::uint64_t, kWarpSize> addr{};
+    if (*mode == 0) {
+      for (int l = 0; l < kWarpSize; ++l)
+        if ((*mask >> l) & 1u) {
+          const auto a = number<std::uint64_t>(field("lane addresses"), 16);
+          if (!a) lines_.fail(fmt::format("expected a hex address of lane {}, found '{}'", l, shown(w[i - 1])));
+          addr[static_cast<unsigned>(l)] = *a;
+        }
+    } else {
+      const auto base = number<std::uint64_t>(field("base address"), 16);
+      if (!base) lines_.fail(fmt::format("expected a hex base address, found '{}'", shown(w[i - 1])));
+      std::uint64_t a = *base;
+      std::int64_t stride = 0;
+      if (*mode == 1) {
+        const auto s = number<std::int64_t>(field("stride"), 10);
+        if (!s) lines_.fail(fmt::format("expected a decimal stride, found '{}'", shown(w[i - 1])));
+        stride = *s;
+      }
+      bool first = true;
+      for (int l = 0; l < kWarpSize; ++l) {
+        if (((*mask >> l) & 1u) == 0) continue;
+        if (!first) {
+          if (*mode == 2) {
+            const auto d = number<std::int64_t>(field("address deltas"), 10);
+            if (!d) lines_.fail(fmt::format("expected the decimal delta of lane {}, found '{}'", l, shown(w[i - 1])));
+            stride = *d;
+          }
+          a += static_cast<std::uint64_t>(stride);
+        }
+        addr[static_cast<unsigned>(l)] = a;
+        first = false;
+      }
+    }
+    const auto kind = memory_kind(opcode);
+    if (!kind) {
+      ++skipped_[std::string(opcode.substr(0, opcode.find('.')))];
+      return false;
+    }
+    rec = WarpAccess{};
+    rec.kernel = kernels_.front().id;
+    rec.pc = *pc;
+    rec.cta = cta_;
+    rec.warp = warp_;
+    rec.active = LaneMask(*mask);
+    rec.op = kind->op;
+    rec.cache = kind->cache;
+    rec.atomic_op = kind->atomic_op;
+    rec.size = static_cast<std::uint8_t>(access_bytes(opcode));
+    rec.space = kind->space;
+    if (kind->generic && *mask != 0) {
+      const std::uint64_t first = addr[static_cast<unsigned>(std::countr_zero(*mask))];
+      if (in_window(first, shared_base_)) rec.space = Space::Shared;
+      else if (in_window(first, local_base_)) rec.space = Space::Local;
+    }
+    // Shared and local records hold offsets within their window.
+    const std::uint64_t base = rec.space == Space::Shared ? shared_base_ : rec.space == Space::Local ? local_base_ : 0;
+    for (int l = 0; l < kWarpSize; ++l) {
+      auto& a = addr[static_cast<unsigned>(l)];
+      if (((*mask >> l) & 1u) != 0 && base != 0 && in_window(a, base)) a -= base;
+    }
+    rec.addr = addr;
+    if (const int lane = first_misaligned_lane(rec); lane >= 0)
+      lines_.fail(fmt::format("{} at PC {:#x}: {}", opcode, *pc,
+                              misaligned_lane_message(lane, rec.addr[static_cast<unsigned>(lane)], rec.size)));
+    return true;
+  }
+
+  static bool in_window(std::uint64_t a, std::uint64_t base) { return base != 0 && a >= base && a - base < kWindowBytes; }
+
+  LineReader lines_;
+  std::vector<KernelInfo> kernels_;
+  TraceSummary summary_;
+  std::uint64_t shared_base_ = 0, local_base_ = 0;
+  bool line_numbers_ = false;
+  bool in_block_ = false, have_block_ = false, have_warp_ = false, counted_ = false;
+  std::uint32_t cta_ = 0;
+  std::uint16_t warp_ = 0;
+  std::uint64_t left_ = 0, declared_ = 0;
+  std::string block_text_;
+  SkipCounts skipped_;
+};
+
+// A kernelslist.g: its kernel files in order, as one trace (kernel i = the i-th file).
+class AccelSimListReader final : public TraceSource {
+ public:
+  AccelSimListReader(std::unique_ptr<ByteInput> in, const std::filesystem::path& dir) {
+    LineReader list(std::move(in));
+    name_ = list.input().name();
+    std::string_view line;
+    while (list.next(line)) {
+      while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+      if (line.empty() || starts_with(line, "MemcpyHtoD,")) continue;  // copies: warpscope models kernels only
+      if (line.find(',') != std::string_view::npos || line.find(' ') != std::string_view::npos)
+        list.fail(fmt::format("expected a kernel trace file name or 'MemcpyHtoD,ADDRESS,BYTES', found '{}'",
+                              line.substr(0, 60)));
+      const std::filesystem::path file = dir / std::string(line);
+      if (line.size() > 3 && line.substr(line.size() - 3) == ".xz")
+        list.fail(fmt::format("{} is xz-compressed: decompress the run's kernel files first (xz -dk {}), then name "
+                              "the .traceg files here",
+                              std::string(line), file.string()));
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(file, ec);
+      if (ec) list.fail(fmt::format("cannot read the kernel trace {}: {}", file.string(), ec.message()));
+      files_.push_back(file);
+      total_ += size;
+    }
+    if (files_.empty()) list.fail("the list names no kernel trace file");
+  }
+
+  bool next(WarpAccess& rec) override {
+    for (;;) {
+      if (!current_) {
+        if (next_file_ == files_.size()) {
+          summary_.note = skipped_note(skipped_);
+          return false;
+        }
+        current_ = std::make_unique<AccelSimReader>(std::make_unique<ByteInput>(files_[next_file_++]),
+                                                    static_cast<std::uint32_t>(kernels_.size()));
+        kernels_.push_back(current_->kernels().front());
+      }
+      if (current_->next(rec)) {
+        ++summary_.records;
+        return true;
+      }
+      for (const auto& [op, n] : current_->skipped()) skipped_[op] += n;
+      done_ += current_->file_size();
+      current_.reset();
+    }
+  }
+
+  const std::vector<KernelInfo>& kernels() const override { return kernels_; }
+  std::uint64_t bytes_read() const override { return done_ + (current_ ? current_->bytes_read() : 0); }
+  std::uint64_t file_size() const override { return total_; }
+  TraceSummary summary() const override { return summary_; }
+
+ private:
+  std::string name_;
+  std::vector<std::filesystem::path> files_;
+  std::size_t next_file_ = 0;
+  std::unique_ptr<AccelSimReader> current_;
+  std::vector<KernelInfo> kernels_;
+  TraceSummary summary_;
+  SkipCounts skipped_;
+  std::uint64_t total_ = 0, done_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<TraceSource> make_accelsim_reader(std::unique_ptr<ByteInput> in) {
+  return std::make_unique<AccelSimReader>(std::move(in), 0);
+}
+
+std::unique_ptr<TraceSource> make_accelsim_list_reader(std::unique_ptr<ByteInput> in,
+                                                       const std::optional<std::filesystem::path>& dir) {
+  if (!dir)
+    throw TraceError(fmt::format("{}: an Accel-Sim kernelslist names its kernel files; open it as a file, not from "
+                                 "standard input or memory", in->name()),
+                     0);
+  return std::make_unique<AccelSimListReader>(std::move(in), *dir);
+}
+
+}  // namespace warpscope::trace

@@ -1,0 +1,52 @@
+// An Accel-Sim run (kernelslist.g and its kernel files) through `analyze` and
+// `convert`: the counters of the hand-written trace in tests/trace/data/accelsim
+// worked out by hand, and the note on what was skipped.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/run_cli.hpp"
+
+namespace warpscope::test {
+namespace {
+
+const std::string kList = WARPSCOPE_SOURCE_DIR "/tests/trace/data/accelsim/kernelslist.g";
+
+TEST(CliAccelSim, AnalyzeCountsTheHandWrittenRun) {
+  auto r = run_cli("analyze " + kList + " --arch sm_90 --json -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warpscope: note: " + kList +
+                       ": 1 memory instruction of kinds warpscope does not model skipped (LDSM 1)"),
+            std::string::npos)
+      << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& k0 = j["archs"][0]["kernels"][0];
+  EXPECT_EQ(k0["name"], "stencil(float*, float*, int)");
+  const auto& m = k0["metrics"];
+  // Three coalesced 4-byte loads (a line, 4 sectors each) and one 16-byte cp.async of 512 B
+  // (4 lines, 16 sectors): 4 requests, 28 sectors, 7 lines.
+  EXPECT_EQ(m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"], 4);
+  EXPECT_EQ(m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 28);
+  EXPECT_EQ(m["l1tex__t_set_accesses_pipe_lsu_mem_global_op_ld.sum"], 7);
+  // 16 lanes storing consecutive words, then 32 loading them: one wavefront each, no conflict.
+  EXPECT_EQ(m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"], 1);
+  EXPECT_EQ(m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], 1);
+  EXPECT_EQ(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"], 0);
+  // The atomic's operation came from the trace: no note about atomics without one.
+  EXPECT_EQ(j["atomics_without_operation"], 0);
+  const auto& k1 = j["archs"][0]["kernels"][1]["metrics"];
+  EXPECT_EQ(k1["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 16);  // 512 B, __ldg
+}
+
+TEST(CliAccelSim, ConvertSaysWhatWasSkipped) {
+  auto r = run_cli("convert " + kList + " -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("atomic k=0 pc=0xa0 op=add"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("skipped (LDSM 1)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("11 records, 2 kernels"), std::string::npos) << r.err;
+  auto bad = run_cli("analyze " WARPSCOPE_SOURCE_DIR "/tests/trace/data/accelsim/kernelslist.g.missing --arch sm_90");
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace warpscope::test

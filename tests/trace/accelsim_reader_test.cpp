@@ -1,0 +1,213 @@
+// Accel-Sim's traces as a front end (docs/TRACE_FORMAT.md "Accel-Sim traces"):
+// a kernel file and a kernelslist read into records field by field, as the
+// files in tests/trace/data/accelsim spell them out by hand; the three address
+// formats; generic accesses placed by the header's windows; what is skipped;
+// each malformed or truncated file one error naming its line.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "trace/trace_test_util.hpp"
+#include "warpscope/trace.hpp"
+
+namespace warpscope::test {
+namespace {
+
+const std::filesystem::path kData = WARPSCOPE_SOURCE_DIR "/tests/trace/data/accelsim";
+constexpr std::uint64_t kGlobal = 0x7f1000000000;
+
+std::uint64_t lane_address(const WarpAccess& r, int lane) { return r.addr[static_cast<unsigned>(lane)]; }
+
+std::string fmt_address(std::uint64_t a) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, " 0x%016llx", static_cast<unsigned long long>(a));
+  return buf;
+}
+
+TEST(AccelSimTrace, KernelFileRecordByRecord) {
+  const TraceContent c = read_all(kData / "kernel-1.traceg");
+  ASSERT_EQ(c.kernels.size(), 1u);
+  const KernelInfo& k = c.kernels[0];
+  EXPECT_EQ(k.name, "stencil(float*, float*, int)");  // demangled, as warpscope trace records names
+  EXPECT_EQ(k.grid, (Dim3{2, 1, 1}));
+  EXPECT_EQ(k.block, (Dim3{64, 1, 1}));
+  EXPECT_EQ(k.dynamic_shared, 512u);
+  EXPECT_EQ(k.registers, 32u);
+  EXPECT_EQ(k.arch, "sm_90");  // -binary version = 90
+  EXPECT_EQ(k.source, "accel-sim");
+  EXPECT_EQ(k.atomics.at(0xa0), AtomicOp::Add);  // known before the first record, for writers
+  // 13 instruction lines: IMAD (not memory) and LDSM (not modelled) are not records.
+  ASSERT_EQ(c.records.size(), 9u);
+  EXPECT_EQ(c.summary.records, 9u);
+  EXPECT_EQ(c.summary.note, "1 memory instruction of kinds warpscope does not model skipped (LDSM 1)");
+
+  const WarpAccess& ldg = c.records[0];  // 0050 ffffffff ... LDG.E ... 4 1 0x7f1000000000 4: base + stride
+  EXPECT_EQ(ldg.pc, 0x50u);
+  EXPECT_EQ(ldg.cta, 0u);
+  EXPECT_EQ(ldg.warp, 0u);
+  EXPECT_EQ(ldg.sm, -1);
+  EXPECT_EQ(ldg.space, Space::Global);
+  EXPECT_EQ(ldg.op, Op::Load);
+  EXPECT_EQ(ldg.size, 4u);
+  EXPECT_EQ(ldg.active, LaneMask::full());
+  for (int l = 0; l < 32; ++l) EXPECT_EQ(lane_address(ldg, l), kGlobal + 4u * static_cast<unsigned>(l));
+
+  const WarpAccess& sts = c.records[1];  // STS to the generic shared window: offsets in it
+  EXPECT_EQ(sts.space, Space::Shared);
+  EXPECT_EQ(sts.op, Op::Store);
+  EXPECT_EQ(sts.active.bits(), 0x0000ffffu);
+  EXPECT_EQ(lane_address(sts, 0), 0u);
+  EXPECT_EQ(lane_address(sts, 15), 60u);
+
+  const WarpAccess& lds = c.records[2];  // base + 31 deltas of 4
+  EXPECT_EQ(lds.space, Space::Shared);
+  for (int l = 0; l < 32; ++l) EXPECT_EQ(lane_address(lds, l), 0x80u + 4u * static_cast<unsigned>(l));
+
+  const WarpAccess& ld = c.records[3];  // generic LD.E.64 in the local window, addresses listed
+  EXPECT_EQ(ld.space, Space::Local);
+  EXPECT_EQ(ld.size, 8u);
+  EXPECT_EQ(lane_address(ld, 0), 0x10u);
+  EXPECT_EQ(lane_address(ld, 1), 0x18u);
+
+  const WarpAccess& atom = c.records[4];  // mask 101b: lanes 0 and 2
+  EXPECT_EQ(atom.op, Op::Atomic);
+  EXPECT_EQ(atom.atomic_op, AtomicOp::Add);
+  EXPECT_EQ(atom.cache, CacheOp::Default);  // .STRONG.GPU is the atomic's scope, not a cache hint
+  EXPECT_EQ(lane_address(atom, 0), kGlobal + 0x100);
+  EXPECT_EQ(lane_address(atom, 2), kGlobal + 0x400);
+
+  EXPECT_EQ(c.records[5].warp, 1u);
+  const WarpAccess& st16 = c.records[6];  // STG.E.U16: 2 bytes per lane
+  EXPECT_EQ(st16.size, 2u);
+  EXPECT_EQ(lane_address(st16, 31), kGlobal + 0x2000 + 62);
+
+  const WarpAccess& second_block = c.records[7];  // thread block = 1,0,0
+  EXPECT_EQ(second_block.cta, 1u);
+  EXPECT_EQ(second_block.warp, 0u);
+  const WarpAccess& ldgsts = c.records[8];  // cp.async: its global side, .BYPASS = .cg
+  EXPECT_EQ(ldgsts.space, Space::Global);
+  EXPECT_EQ(ldgsts.op, Op::Load);
+  EXPECT_EQ(ldgsts.size, 16u);
+  EXPECT_EQ(ldgsts.cache, CacheOp::Cg);
+}
+
+TEST(AccelSimTrace, KernelsListIsOneTraceInLaunchOrder) {
+  const TraceContent c = read_all(kData / "kernelslist.g");
+  ASSERT_EQ(c.kernels.size(), 2u);
+  EXPECT_EQ(c.kernels[0].id, 0u);
+  EXPECT_EQ(c.kernels[1].id, 1u);
+  EXPECT_EQ(c.kernels[1].name, "copy(float*, float*)");
+  // -enable lineinfo = 1: each line starts with its source line (the file is not recorded).
+  EXPECT_EQ(c.kernels[1].lines.at(0x40).line, 12u);
+  EXPECT_EQ(c.kernels[1].lines.at(0x50).line, 13u);
+  ASSERT_EQ(c.records.size(), 11u);
+  EXPECT_EQ(c.records[9].kernel, 1u);
+  EXPECT_EQ(c.records[9].cache, CacheOp::Nc);  // LDG.E.128.CONSTANT: __ldg
+  EXPECT_EQ(c.records[9].size, 16u);
+  EXPECT_EQ(c.records[10].op, Op::Store);
+  EXPECT_EQ(c.summary.note, "1 memory instruction of kinds warpscope does not model skipped (LDSM 1)");
+}
+
+// Converted to the native form and back, nothing changes: the kernels (their atomics
+// and line tables included) and every record. (The Accel-Sim reader also puts each
+// atomic's operation in its record; the native reader leaves that to the table.)
+TEST(AccelSimTrace, ConvertsToNativeWithoutLoss) {
+  const TraceContent a = read_all(kData / "kernelslist.g");
+  const auto native = scratch_dir() / "accelsim.wst";
+  write_all(native, TraceFormat::Native, a.kernels, a.records);
+  const TraceContent b = read_all(native);
+  EXPECT_EQ(a.kernels, b.kernels);
+  ASSERT_EQ(a.records.size(), b.records.size());
+  for (std::size_t i = 0; i < a.records.size(); ++i) {
+    EXPECT_EQ(a.records[i].addr, b.records[i].addr) << i;
+    EXPECT_EQ(a.records[i].space, b.records[i].space) << i;
+    EXPECT_EQ(a.records[i].size, b.records[i].size) << i;
+    EXPECT_EQ(a.records[i].cache, b.records[i].cache) << i;
+    EXPECT_EQ(a.records[i].cta, b.records[i].cta) << i;
+  }
+}
+
+// A kernel file built from parts, for the error cases.
+std::string kernel_file(const std::string& body, const std::string& header_extra = "") {
+  return "-kernel name = k\n-kernel id = 1\n-grid dim = (2,1,1)\n-block dim = (64,1,1)\n-shmem = 0\n"
+         "-binary version = 80\n-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007f0002000000\n" +
+         header_extra + "\n#traces format = PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width\n\n" + body;
+}
+
+std::string block(const std::string& warp0) { return "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n" + warp0 + "#END_TB\n"; }
+
+TEST(AccelSimTrace, ScatteredAddressesListedOneByOne) {
+  std::string list;
+  for (int l = 0; l < 32; ++l) list += fmt_address(kGlobal + 4096u * static_cast<unsigned>(31 - l));
+  auto src = open_trace_buffer(kernel_file(block("insts = 1\n0010 ffffffff 1 R2 LDG.E 1 R4 4 0 " + list + "\n")), "t");
+  WarpAccess r;
+  ASSERT_TRUE(src->next(r));
+  for (int l = 0; l < 32; ++l) EXPECT_EQ(lane_address(r, l), kGlobal + 4096u * static_cast<unsigned>(31 - l));
+  EXPECT_EQ(src->kernels()[0].arch, "sm_80");
+  EXPECT_FALSE(src->next(r));
+}
+
+struct BadCase {
+  const char* what;
+  std::string file;
+  const char* message;
+};
+
+TEST(AccelSimTrace, EveryMalformedFileIsOneErrorNamingItsLine) {
+  const std::string ldg = "0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f1000000000 4\n";
+  const std::vector<BadCase> cases = {
+      {"no #END_TB", kernel_file("#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n" + ldg),
+       "the file ends inside block (0,0,0) (no #END_TB): truncated?"},
+      {"fewer instructions than declared", kernel_file(block("insts = 2\n" + ldg)),
+       "warp 0 of block (0,0,0) declared 2 instructions, 1 are missing"},
+      {"more instructions than declared", kernel_file(block("insts = 1\n" + ldg + ldg)),
+       "warp 0 of block (0,0,0) declared 1 instructions; this is one more"},
+      {"block outside the grid", kernel_file("#BEGIN_TB\nthread block = 2,0,0\n#END_TB\n"),
+       "thread block (2,0,0) is outside the grid (2,1,1)"},
+      {"warp outside the block", kernel_file("#BEGIN_TB\nthread block = 0,0,0\nwarp = 2\ninsts = 0\n#END_TB\n"),
+       "expected 'warp = N' with N below the block's 2 warps"},
+      {"address not hex", kernel_file(block("insts = 1\n0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0xzz 4\n")),
+       "expected a hex base address, found '0xzz'"},
+      {"a lane address missing", kernel_file(block("insts = 1\n0010 00000003 1 R2 LDG.E 1 R4 4 0 0x7f1000000000\n")),
+       "the instruction ends before its lane addresses"},
+      {"unknown address format", kernel_file(block("insts = 1\n0010 ffffffff 1 R2 LDG.E 1 R4 4 3 0x0\n")),
+       "expected address format 0, 1 or 2, found '3'"},
+      {"misaligned lane", kernel_file(block("insts = 1\n0010 ffffffff 1 R2 LDG.E.64 1 R4 8 1 0x7f1000000004 8\n")),
+       "LDG.E.64 at PC 0x10: lane 0 address 0x7f1000000004 is not a multiple of the record's size, 8 bytes"},
+      {"instruction outside a block", kernel_file(ldg), "expected #BEGIN_TB, found '0010 ffffffff"},
+      {"header without its grid", "-kernel name = k\n-block dim = (32,1,1)\n#traces\n", "the kernel header lacks '-grid dim'"},
+      {"bad grid", "-kernel name = k\n-grid dim = (1,x,1)\n", "-grid dim: expected x,y,z, found '1,x,1'"},
+      {"header never ends", "-kernel name = k\n-grid dim = (1,1,1)\n", "the file ends in the kernel header"},
+  };
+  for (const auto& c : cases) {
+    const std::string e = read_error(c.file, "bad.traceg");
+    EXPECT_NE(e.find(c.message), std::string::npos) << c.what << ": " << e;
+    EXPECT_EQ(e.rfind("bad.traceg line ", 0), 0u) << c.what << ": " << e;
+  }
+}
+
+TEST(AccelSimTrace, KernelsListErrors) {
+  const auto dir = scratch_dir() / "accelsim_list";
+  std::filesystem::create_directories(dir);
+  write_bytes(dir / "kernelslist.g", "MemcpyHtoD,0x00007f1000000000,4096\nkernel-9.traceg\n");
+  try {
+    open_trace(dir / "kernelslist.g");
+    FAIL() << "a missing kernel file";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2 (byte 35): cannot read the kernel trace"), std::string::npos)
+        << e.what();
+  }
+  write_bytes(dir / "kernelslist.g", "kernel-1.traceg.xz\n");
+  try {
+    open_trace(dir / "kernelslist.g");
+    FAIL() << "an xz-compressed kernel file";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("is xz-compressed: decompress"), std::string::npos) << e.what();
+  }
+  // From memory (or standard input) a list's files cannot be found.
+  EXPECT_NE(read_error("kernel-1.traceg\n", "list").find("an Accel-Sim kernelslist names its kernel files"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpscope::test
