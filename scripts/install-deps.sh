@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ make pkg-config
   libfmt-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libzstd-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libzstd-dev liblzma-dev
   clang libclang-rt-14-dev
 )
 

@@ -170,7 +170,8 @@ class AccelSimReader final : public TraceSource {
   }
 
   const std::vector<KernelInfo>& kernels() const override { return kernels_; }
-  std::uint64_t bytes_read() const override { return lines_.bytes_consumed(); }
+  // Stored bytes (compressed ones of a .traceg.xz), as file_size() counts them.
+  std::uint64_t bytes_read() const override { return lines_.input().stored_offset(); }
   std::uint64_t file_size() const override { return lines_.input().size(); }
   TraceSummary summary() const override { return summary_; }
   // Memory instructions read but not turned into records, by base opcode.
@@ -450,10 +451,6 @@ class AccelSimListReader final : public TraceSource {
         list.fail(fmt::format("expected a kernel trace file name or 'MemcpyHtoD,ADDRESS,BYTES', found '{}'",
                               line.substr(0, 60)));
       const std::filesystem::path file = dir / std::string(line);
-      if (line.size() > 3 && line.substr(line.size() - 3) == ".xz")
-        list.fail(fmt::format("{} is xz-compressed: decompress the run's kernel files first (xz -dk {}), then name "
-                              "the .traceg files here",
-                              std::string(line), file.string()));
       std::error_code ec;
       const auto size = std::filesystem::file_size(file, ec);
       if (ec) list.fail(fmt::format("cannot read the kernel trace {}: {}", file.string(), ec.message()));
@@ -470,8 +467,9 @@ class AccelSimListReader final : public TraceSource {
           summary_.note = skipped_note(skipped_);
           return false;
         }
-        current_ = std::make_unique<AccelSimReader>(std::make_unique<ByteInput>(files_[next_file_++]),
-                                                    static_cast<std::uint32_t>(kernels_.size()));
+        auto in = std::make_unique<ByteInput>(files_[next_file_++]);
+        if (ByteInput::is_xz(in->peek(6))) in = ByteInput::xz(std::move(in));
+        current_ = std::make_unique<AccelSimReader>(std::move(in), static_cast<std::uint32_t>(kernels_.size()));
         kernels_.push_back(current_->kernels().front());
       }
       if (current_->next(rec)) {
@@ -503,6 +501,12 @@ class AccelSimListReader final : public TraceSource {
 }  // namespace
 
 std::unique_ptr<TraceSource> make_accelsim_reader(std::unique_ptr<ByteInput> in) {
+  const std::string& name = in->name();
+  if (name.size() >= 7 && name.compare(name.size() - 7, 7, ".tracez") == 0)
+    throw TraceError(fmt::format("{}: Accel-Sim 2.0's .tracez container is not read; its text form is (.traceg, or "
+                                 ".traceg.xz)",
+                                 name),
+                     0);
   return std::make_unique<AccelSimReader>(std::move(in), 0);
 }
 

@@ -33,12 +33,23 @@ namespace {
 // "kernel-"), else warpscope's text form (whose reader names what it expected).
 std::unique_ptr<TraceSource> open_input(std::unique_ptr<trace::ByteInput> in, const TraceReadOptions& options,
                                         const std::optional<std::filesystem::path>& dir) {
-  const std::string_view first = in->peek(16);
-  if (!first.empty() && static_cast<std::uint8_t>(first[0]) == trace::kMagic[0])
-    return trace::make_native_reader(std::move(in), options);
+  std::string_view first = in->peek(16);
+  // xz: Accel-Sim distributes its kernel traces compressed; they are read as they decompress.
+  const bool xz = trace::ByteInput::is_xz(first);
+  if (xz) {
+    in = trace::ByteInput::xz(std::move(in));
+    first = in->peek(16);
+  }
   if (first.substr(0, 12) == "-kernel name") return trace::make_accelsim_reader(std::move(in));
   if (first.substr(0, 11) == "MemcpyHtoD," || first.substr(0, 7) == "kernel-")
     return trace::make_accelsim_list_reader(std::move(in), dir);
+  if (xz)
+    throw TraceError(fmt::format("{}: xz-compressed, and not an Accel-Sim trace (the one kind read compressed): "
+                                 "decompress it first (xz -dk {})",
+                                 in->name(), in->name()),
+                     0);
+  if (!first.empty() && static_cast<std::uint8_t>(first[0]) == trace::kMagic[0])
+    return trace::make_native_reader(std::move(in), options);
   return trace::make_text_reader(std::move(in));
 }
 

@@ -186,24 +186,68 @@ TEST(AccelSimTrace, EveryMalformedFileIsOneErrorNamingItsLine) {
   }
 }
 
-TEST(AccelSimTrace, KernelsListErrors) {
+// The error message of opening and reading all of `bytes` ("no error" when none).
+std::string any_error(const std::string& bytes, const std::string& name) {
+  try {
+    auto src = open_trace_buffer(bytes, name);
+    read_all(*src);
+  } catch (const InputError& e) {  // TraceError, or a decompression error
+    return e.what();
+  }
+  return "no error";
+}
+
+// Accel-Sim distributes kernel traces as .traceg.xz: read as they decompress, in a list
+// (kernelslist_xz.g names kernel-1.traceg.xz, made with xz -9 from kernel-1.traceg) or alone.
+TEST(AccelSimTrace, XzCompressedKernelFiles) {
+  const TraceContent plain = read_all(kData / "kernelslist.g");
+  const TraceContent xz = read_all(kData / "kernelslist_xz.g");
+  EXPECT_EQ(plain.kernels, xz.kernels);  // atomics and lines read ahead through the decompressor too
+  ASSERT_EQ(plain.records.size(), xz.records.size());
+  for (std::size_t i = 0; i < plain.records.size(); ++i) EXPECT_EQ(plain.records[i].addr, xz.records[i].addr) << i;
+  auto src = open_trace(kData / "kernel-1.traceg.xz");
+  const TraceContent one = read_all(*src);
+  EXPECT_EQ(one.records.size(), 9u);
+  EXPECT_EQ(src->bytes_read(), src->file_size());  // progress counts compressed bytes, as the file's size does
+
+  const std::string compressed = read_bytes(kData / "kernel-1.traceg.xz");
+  EXPECT_NE(any_error(compressed.substr(0, 300), "cut.traceg.xz").find("cannot decompress cut.traceg.xz (xz): the "
+                                                                         "compressed data ends early (truncated?)"),
+            std::string::npos);
+  std::string corrupt = compressed;
+  corrupt[200] = static_cast<char>(corrupt[200] ^ 0x55);
+  EXPECT_NE(any_error(corrupt, "bad.traceg.xz").find("cannot decompress bad.traceg.xz (xz)"), std::string::npos);
+  // An xz file that is not an Accel-Sim trace: said, with the way out.
+  EXPECT_EQ(any_error(std::string("\xFD" "7zXZ\0", 6) + "garbage", "x.xz").rfind("cannot decompress x.xz (xz)", 0), 0u);
+  EXPECT_NE(any_error(read_bytes(kData / "kernel-1.traceg"), "k.tracez").find("Accel-Sim 2.0's .tracez container is "
+                                                                             "not read"),
+            std::string::npos);
+}
+
+// The error of opening a kernelslist holding `list` ("no error" when it opens).
+std::string list_error(const std::string& list) {
   const auto dir = scratch_dir() / "accelsim_list";
   std::filesystem::create_directories(dir);
-  write_bytes(dir / "kernelslist.g", "MemcpyHtoD,0x00007f1000000000,4096\nkernel-9.traceg\n");
+  write_bytes(dir / "kernelslist.g", list);
   try {
     open_trace(dir / "kernelslist.g");
-    FAIL() << "a missing kernel file";
   } catch (const TraceError& e) {
-    EXPECT_NE(std::string(e.what()).find("line 2 (byte 35): cannot read the kernel trace"), std::string::npos)
-        << e.what();
+    return e.what();
   }
-  write_bytes(dir / "kernelslist.g", "kernel-1.traceg.xz\n");
-  try {
-    open_trace(dir / "kernelslist.g");
-    FAIL() << "an xz-compressed kernel file";
-  } catch (const TraceError& e) {
-    EXPECT_NE(std::string(e.what()).find("is xz-compressed: decompress"), std::string::npos) << e.what();
-  }
+  return "no error";
+}
+
+TEST(AccelSimTrace, KernelsListErrors) {
+  EXPECT_NE(list_error("MemcpyHtoD,0x00007f1000000000,4096\nkernel-9.traceg\n")
+                .find("line 2 (byte 35): cannot read the kernel trace"),
+            std::string::npos);
+  // Names are relative to the list's folder: kernel-1.traceg is not in this one.
+  EXPECT_NE(list_error("kernel-1.traceg\n").find("line 1 (byte 0): cannot read the kernel trace"), std::string::npos);
+  EXPECT_NE(list_error("MemcpyHtoD,0x0,4\nkernel 1.traceg\n")
+                .find("line 2 (byte 17): expected a kernel trace file name or 'MemcpyHtoD,ADDRESS,BYTES', found "
+                      "'kernel 1.traceg'"),
+            std::string::npos);
+  EXPECT_NE(list_error("MemcpyHtoD,0x0,4\n").find("the list names no kernel trace file"), std::string::npos);
   // From memory (or standard input) a list's files cannot be found.
   EXPECT_NE(read_error("kernel-1.traceg\n", "list").find("an Accel-Sim kernelslist names its kernel files"),
             std::string::npos);
