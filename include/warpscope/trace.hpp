@@ -151,6 +151,12 @@ struct TraceReadOptions {
   // calling thread; 0 picks the number of cores (at most 16). Results and
   // errors do not depend on it.
   int threads = 0;
+  // Accel-Sim traces: have each kernel's atomic operations and line numbers in
+  // kernels() before its first record, as a writer needs them (convert), by a
+  // first pass over the kernel's file (none from standard input). Without it
+  // they fill in as the kernel is read, and every record carries its atomic's
+  // operation (all analyze needs), in one pass.
+  bool kernel_tables_first = false;
 };
 
 // Opens a trace of either format (detected from the first bytes). Throws TraceError / InputError.

@@ -47,6 +47,7 @@ int convert(const ConvertArgs& a) {
   if (!a.to.empty()) format = *parse_trace_format(a.to);
   TraceReadOptions read;
   read.recover = a.recover;
+  read.kernel_tables_first = true;  // the writer puts them in each kernel's block
   auto src = open_input_trace(a.in, read);
   TraceWriteOptions write;
   write.zstd_level = a.level;

@@ -29,8 +29,9 @@ namespace {
 // taken as that space, at the offset within it.
 constexpr std::uint64_t kWindowBytes = 16u << 20;
 
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
+// The space-separated words of `line` into `out` (reused: no allocation per line).
+void words(std::string_view line, std::vector<std::string_view>& out) {
+  out.clear();
   std::size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
@@ -38,7 +39,6 @@ std::vector<std::string_view> words(std::string_view line) {
     while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
     if (i > start) out.push_back(line.substr(start, i - start));
   }
-  return out;
 }
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
@@ -108,19 +108,21 @@ std::string skipped_note(const SkipCounts& skipped) {
 class AccelSimReader final : public TraceSource {
  public:
   // `id`: the kernel id to give this file's kernel (its place in a kernelslist).
-  AccelSimReader(std::unique_ptr<ByteInput> in, std::uint32_t id) : lines_(std::move(in)) {
+  AccelSimReader(std::unique_ptr<ByteInput> in, std::uint32_t id, bool tables_first) : lines_(std::move(in)) {
     read_header(id);
-    // A kernel's atomic operations and line numbers belong in its header, before its
-    // first record (writers put them in the kernel's block): read them ahead, in a
-    // quick pass over the same bytes. Not possible from standard input, where each
-    // record still carries its operation and the lines are left out.
-    if (auto again = lines_.input().reopen()) scan_ahead(std::move(again));
+    // The kernel's atomic operations and line numbers fill in as its lines are read
+    // (each record carries its operation too). A writer needs them before the first
+    // record, in the kernel's block: then read them ahead, in a quick pass over the
+    // same bytes (TraceReadOptions::kernel_tables_first; not from standard input).
+    if (tables_first)
+      if (auto again = lines_.input().reopen()) scan_ahead(std::move(again));
   }
 
   bool next(WarpAccess& rec) override {
     std::string_view line;
     while (lines_.next(line)) {
-      const auto w = words(line);
+      words(line, words_);
+      const auto& w = words_;
       if (w.empty()) continue;
       if (w[0] == "#BEGIN_TB") {
         if (in_block_) lines_.fail("#BEGIN_TB inside a thread block (expected #END_TB first)");
@@ -238,6 +240,7 @@ class AccelSimReader final : public TraceSource {
     LineReader scan(std::move(in));
     KernelInfo& k = kernels_.front();
     std::string_view line;
+    std::vector<std::string_view> w;
     bool body = false;
     try {
       while (scan.next(line)) {
@@ -246,22 +249,29 @@ class AccelSimReader final : public TraceSource {
           continue;
         }
         if (line.empty() || !std::isxdigit(static_cast<unsigned char>(line[0]))) continue;
-        const auto w = words(line);
+        // Without line numbers only atomics matter: most lines are passed over unsplit.
+        if (!line_numbers_ && line.find("ATOM") == std::string_view::npos && line.find("RED") == std::string_view::npos)
+          continue;
+        words(line, w);
         std::size_t i = line_numbers_ ? 1 : 0;
         if (w.size() < i + 5) continue;
         const auto pc = number<std::uint64_t>(w[i], 16);
         const auto dests = number<unsigned>(w[i + 2], 10);
         if (!pc || !dests || i + 3 + *dests >= w.size()) continue;
-        const std::string_view opcode = w[i + 3 + *dests];
-        if (line_numbers_)
-          if (const auto n = number<std::uint32_t>(w[0], 10)) k.lines.try_emplace(*pc, SourceLocation{"?", *n});
-        if (starts_with(opcode, "ATOM") || starts_with(opcode, "RED"))
-          if (const auto kind = memory_kind(opcode); kind && kind->atomic_op != AtomicOp::Unknown)
-            k.atomics.try_emplace(*pc, kind->atomic_op);
+        note_instruction(k, *pc, w[i + 3 + *dests], line_numbers_ ? number<std::uint32_t>(w[0], 10) : std::nullopt);
       }
     } catch (const TraceError&) {
       // The main pass meets the same line and says what is wrong with it.
     }
+  }
+
+  // What a kernel's block holds of an instruction: its line, its atomic operation.
+  static void note_instruction(KernelInfo& k, std::uint64_t pc, std::string_view opcode,
+                               std::optional<std::uint32_t> line) {
+    if (line) k.lines.try_emplace(pc, SourceLocation{"?", *line});
+    if (starts_with(opcode, "ATOM") || starts_with(opcode, "RED"))
+      if (const auto kind = memory_kind(opcode); kind && kind->atomic_op != AtomicOp::Unknown)
+        k.atomics.try_emplace(pc, kind->atomic_op);
   }
 
   Dim3 dim(std::string_view value, std::string_view key) {
@@ -348,6 +358,8 @@ class AccelSimReader final : public TraceSource {
     registers("destination registers");
     const std::string_view opcode = field("opcode");
     registers("source registers");
+    note_instruction(kernels_.front(), *pc, opcode,
+                     line_numbers_ ? number<std::uint32_t>(w[0], 10) : std::optional<std::uint32_t>());
     const auto width = number<unsigned>(field("memory width"), 10);
     if (!width) lines_.fail(fmt::format("expected the memory width in bytes, found '{}'", shown(w[i - 1])));
     if (*width == 0) return false;  // not a memory instruction
@@ -425,6 +437,7 @@ class AccelSimReader final : public TraceSource {
   static bool in_window(std::uint64_t a, std::uint64_t base) { return base != 0 && a >= base && a - base < kWindowBytes; }
 
   LineReader lines_;
+  std::vector<std::string_view> words_;  // of the line being read
   std::vector<KernelInfo> kernels_;
   TraceSummary summary_;
   std::uint64_t shared_base_ = 0, local_base_ = 0;
@@ -440,7 +453,8 @@ class AccelSimReader final : public TraceSource {
 // A kernelslist.g: its kernel files in order, as one trace (kernel i = the i-th file).
 class AccelSimListReader final : public TraceSource {
  public:
-  AccelSimListReader(std::unique_ptr<ByteInput> in, const std::filesystem::path& dir) {
+  AccelSimListReader(std::unique_ptr<ByteInput> in, const std::filesystem::path& dir, bool tables_first)
+      : tables_first_(tables_first) {
     LineReader list(std::move(in));
     name_ = list.input().name();
     std::string_view line;
@@ -469,13 +483,17 @@ class AccelSimListReader final : public TraceSource {
         }
         auto in = std::make_unique<ByteInput>(files_[next_file_++]);
         if (ByteInput::is_xz(in->peek(6))) in = ByteInput::xz(std::move(in));
-        current_ = std::make_unique<AccelSimReader>(std::move(in), static_cast<std::uint32_t>(kernels_.size()));
+        current_ = std::make_unique<AccelSimReader>(std::move(in), static_cast<std::uint32_t>(kernels_.size()),
+                                                    tables_first_);
         kernels_.push_back(current_->kernels().front());
       }
       if (current_->next(rec)) {
+        // The kernel's lines and atomics fill in as it is read.
+        kernels_.back() = current_->kernels().front();
         ++summary_.records;
         return true;
       }
+      kernels_.back() = current_->kernels().front();
       for (const auto& [op, n] : current_->skipped()) skipped_[op] += n;
       done_ += current_->file_size();
       current_.reset();
@@ -488,6 +506,7 @@ class AccelSimListReader final : public TraceSource {
   TraceSummary summary() const override { return summary_; }
 
  private:
+  bool tables_first_ = false;
   std::string name_;
   std::vector<std::filesystem::path> files_;
   std::size_t next_file_ = 0;
@@ -500,23 +519,24 @@ class AccelSimListReader final : public TraceSource {
 
 }  // namespace
 
-std::unique_ptr<TraceSource> make_accelsim_reader(std::unique_ptr<ByteInput> in) {
+std::unique_ptr<TraceSource> make_accelsim_reader(std::unique_ptr<ByteInput> in, const TraceReadOptions& options) {
   const std::string& name = in->name();
   if (name.size() >= 7 && name.compare(name.size() - 7, 7, ".tracez") == 0)
     throw TraceError(fmt::format("{}: Accel-Sim 2.0's .tracez container is not read; its text form is (.traceg, or "
                                  ".traceg.xz)",
                                  name),
                      0);
-  return std::make_unique<AccelSimReader>(std::move(in), 0);
+  return std::make_unique<AccelSimReader>(std::move(in), 0, options.kernel_tables_first);
 }
 
 std::unique_ptr<TraceSource> make_accelsim_list_reader(std::unique_ptr<ByteInput> in,
-                                                       const std::optional<std::filesystem::path>& dir) {
+                                                       const std::optional<std::filesystem::path>& dir,
+                                                       const TraceReadOptions& options) {
   if (!dir)
     throw TraceError(fmt::format("{}: an Accel-Sim kernelslist names its kernel files; open it as a file, not from "
                                  "standard input or memory", in->name()),
                      0);
-  return std::make_unique<AccelSimListReader>(std::move(in), *dir);
+  return std::make_unique<AccelSimListReader>(std::move(in), *dir, options.kernel_tables_first);
 }
 
 }  // namespace warpscope::trace

@@ -40,9 +40,9 @@ std::unique_ptr<TraceSource> open_input(std::unique_ptr<trace::ByteInput> in, co
     in = trace::ByteInput::xz(std::move(in));
     first = in->peek(16);
   }
-  if (first.substr(0, 12) == "-kernel name") return trace::make_accelsim_reader(std::move(in));
+  if (first.substr(0, 12) == "-kernel name") return trace::make_accelsim_reader(std::move(in), options);
   if (first.substr(0, 11) == "MemcpyHtoD," || first.substr(0, 7) == "kernel-")
-    return trace::make_accelsim_list_reader(std::move(in), dir);
+    return trace::make_accelsim_list_reader(std::move(in), dir, options);
   if (xz)
     throw TraceError(fmt::format("{}: xz-compressed, and not an Accel-Sim trace (the one kind read compressed): "
                                  "decompress it first (xz -dk {})",

@@ -16,9 +16,10 @@ std::unique_ptr<TraceSource> make_text_reader(std::unique_ptr<ByteInput> in);
 // Accel-Sim's post-processed NVBit traces (docs/TRACE_FORMAT.md "Accel-Sim traces"): one
 // kernel-N.traceg, or a kernelslist.g whose kernel files lie relative to `dir` (none: the
 // list came from standard input or memory, an error).
-std::unique_ptr<TraceSource> make_accelsim_reader(std::unique_ptr<ByteInput> in);
+std::unique_ptr<TraceSource> make_accelsim_reader(std::unique_ptr<ByteInput> in, const TraceReadOptions& options);
 std::unique_ptr<TraceSource> make_accelsim_list_reader(std::unique_ptr<ByteInput> in,
-                                                       const std::optional<std::filesystem::path>& dir);
+                                                       const std::optional<std::filesystem::path>& dir,
+                                                       const TraceReadOptions& options);
 std::unique_ptr<TraceSink> make_native_writer(const std::filesystem::path& path, const TraceWriteOptions& options);
 std::unique_ptr<TraceSink> make_text_writer(const std::filesystem::path& path, const TraceWriteOptions& options);
 

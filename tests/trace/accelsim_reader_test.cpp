@@ -35,7 +35,7 @@ TEST(AccelSimTrace, KernelFileRecordByRecord) {
   EXPECT_EQ(k.registers, 32u);
   EXPECT_EQ(k.arch, "sm_90");  // -binary version = 90
   EXPECT_EQ(k.source, "accel-sim");
-  EXPECT_EQ(k.atomics.at(0xa0), AtomicOp::Add);  // known before the first record, for writers
+  EXPECT_EQ(k.atomics.at(0xa0), AtomicOp::Add);
   // 13 instruction lines: IMAD (not memory) and LDSM (not modelled) are not records.
   ASSERT_EQ(c.records.size(), 9u);
   EXPECT_EQ(c.summary.records, 9u);
@@ -89,6 +89,23 @@ TEST(AccelSimTrace, KernelFileRecordByRecord) {
   EXPECT_EQ(ldgsts.op, Op::Load);
   EXPECT_EQ(ldgsts.size, 16u);
   EXPECT_EQ(ldgsts.cache, CacheOp::Cg);
+}
+
+// A writer needs a kernel's atomics and lines before its first record: with
+// kernel_tables_first they are there on opening (a first pass), without they fill in.
+TEST(AccelSimTrace, KernelTablesFirstForWriters) {
+  TraceReadOptions first;
+  first.kernel_tables_first = true;
+  auto ahead = open_trace(kData / "kernelslist.g", first);
+  WarpAccess r;
+  ASSERT_TRUE(ahead->next(r));
+  EXPECT_EQ(ahead->kernels()[0].atomics.size(), 1u);  // pc 0xa0, six records later
+  auto lazy = open_trace(kData / "kernelslist.g");
+  ASSERT_TRUE(lazy->next(r));
+  EXPECT_TRUE(lazy->kernels()[0].atomics.empty());
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(lazy->next(r));
+  EXPECT_EQ(r.atomic_op, AtomicOp::Add);  // the record carries it either way
+  EXPECT_EQ(lazy->kernels()[0].atomics.at(0xa0), AtomicOp::Add);
 }
 
 TEST(AccelSimTrace, KernelsListIsOneTraceInLaunchOrder) {
