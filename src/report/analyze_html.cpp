@@ -92,7 +92,7 @@ std::string kernel_metrics_table(const AnalyzeResult& r, std::size_t k, bool all
 }
 
 // The summary: a row per kernel and architecture, the headline numbers.
-std::string summary_table(const AnalyzeResult& r) {
+std::string summary_table(const AnalyzeResult& r, std::size_t max_kernels, std::size_t sections) {
   static constexpr std::pair<const char*, const char*> kColumns[] = {
       {"global_ld.sectors_per_request", "global ld sectors / request"},
       {"global_ld.efficiency", "global ld bytes used / moved"},
@@ -107,20 +107,28 @@ std::string summary_table(const AnalyzeResult& r) {
   for (const auto& [key, label] : kColumns) out += fmt::format("<th title=\"{}\">{}</th>", key, html_escape(label));
   out += "</tr>\n";
   const auto& kernels = r.archs.front().kernels;
-  for (std::size_t k = 0; k < kernels.size(); ++k) {
+  for (std::size_t k = 0; k < kernels.size() && k < max_kernels; ++k) {
     for (std::size_t a = 0; a < r.archs.size(); ++a) {
       const KernelResult& kr = r.archs[a].kernels[k];
       out += "<tr>";
-      if (a == 0)
-        out += fmt::format("<td class=\"l\" rowspan=\"{}\"><a href=\"#kernel-{}\">{} {}</a></td>", r.archs.size(),
-                           kr.info.id, kr.info.id, html_escape(kr.info.name));
+      // Anchors by position: a kernel id launched twice has two entries.
+      if (a == 0 && k < sections)
+        out += fmt::format("<td class=\"l\" rowspan=\"{}\"><a href=\"#k{}\">{} {}</a></td>", r.archs.size(), k,
+                           kr.info.id, html_escape(kr.info.name));
+      else if (a == 0)
+        out += fmt::format("<td class=\"l\" rowspan=\"{}\">{} {}</td>", r.archs.size(), kr.info.id,
+                           html_escape(kr.info.name));
       out += fmt::format("<td class=\"l\">{}</td><td>{}</td>", html_escape(r.archs[a].arch->name), kr.records);
       for (const auto& [key, label] : kColumns)
         out += fmt::format("<td>{}</td>", html_escape(shown(metric_of(*r.archs[a].arch, kr.counters, key))));
       out += "</tr>\n";
     }
   }
-  return out + "</table>\n";
+  out += "</table>\n";
+  if (kernels.size() > max_kernels)
+    out += fmt::format("<p class=\"note\">The first {} of {} kernels; --json and --csv list every one.</p>\n",
+                       max_kernels, kernels.size());
+  return out;
 }
 
 std::string access_text(const PcCounters& p) {
@@ -128,7 +136,9 @@ std::string access_text(const PcCounters& p) {
                      p.atomic_op == AtomicOp::Unknown ? "" : to_string(p.atomic_op), p.size);
 }
 
-std::string top_table(const AnalyzeResult& r, const TraceSource& trace, const std::vector<std::size_t>& order) {
+// Ranks up to `pictures` link to their picture.
+std::string top_table(const AnalyzeResult& r, const TraceSource& trace, const std::vector<std::size_t>& order,
+                      std::size_t pictures) {
   std::string out =
       "<table>\n<tr><th>#</th><th class=\"l\">kernel</th><th>pc</th><th class=\"l\">source</th><th class=\"l\">access"
       "</th><th>executions</th>";
@@ -140,10 +150,13 @@ std::string top_table(const AnalyzeResult& r, const TraceSource& trace, const st
     const PcCounters& p = r.archs.front().pcs[i];
     const KernelInfo* k = trace.kernel(p.kernel);
     ++rank;
+    const std::string cell = static_cast<std::size_t>(rank) <= pictures
+                                 ? fmt::format("<a href=\"#pc-{0}\">{0}</a>", rank)
+                                 : std::to_string(rank);
     out += fmt::format(
-        "<tr><td><a href=\"#pc-{}\">{}</a></td><td class=\"l\">{}</td><td class=\"mono\">{:#x}</td><td class=\"l "
-        "mono\">{}</td><td class=\"l nw\">{}</td><td>{}</td>",
-        rank, rank, html_escape(k ? k->name : std::to_string(p.kernel)), p.pc, html_escape(source_of(k, p.pc)),
+        "<tr><td>{}</td><td class=\"l\">{}</td><td class=\"mono\">{:#x}</td><td class=\"l mono\">{}</td><td "
+        "class=\"l nw\">{}</td><td>{}</td>",
+        cell, html_escape(k ? k->name : std::to_string(p.kernel)), p.pc, html_escape(source_of(k, p.pc)),
         html_escape(access_text(p)), p.executions);
     // The pcs vectors of every architecture are filled in the same order.
     for (const auto& a : r.archs) out += fmt::format("<td>{} B</td>", group_digits(std::to_string(a.pcs[i].bytes_wasted())));
@@ -216,10 +229,15 @@ std::string analyze_html(const AnalyzeResult& r, const TraceSource& trace, const
     body += "<p>No kernel was analysed.</p>\n";
     return html_page("warpscope analyze " + o.trace_path, body);
   }
-  body += "<h2>Kernels</h2>\n" + summary_table(r);
-  for (std::size_t k = 0; k < r.archs.front().kernels.size(); ++k) {
+  const std::size_t kernels = r.archs.front().kernels.size();
+  body += "<h2>Kernels</h2>\n" + summary_table(r, o.max_summary_kernels, o.max_kernel_sections);
+  if (kernels > o.max_kernel_sections)
+    body += fmt::format("<p class=\"note\">A section with the chart and every metric for the first {} of {} kernels; "
+                        "--json and --csv have every kernel's metrics.</p>\n",
+                        o.max_kernel_sections, kernels);
+  for (std::size_t k = 0; k < kernels && k < o.max_kernel_sections; ++k) {
     const KernelResult& kr = r.archs.front().kernels[k];
-    body += fmt::format("<h2 id=\"kernel-{}\">kernel {} <span class=\"mono\">{}</span></h2>\n", kr.info.id, kr.info.id,
+    body += fmt::format("<h2 id=\"k{}\">kernel {} <span class=\"mono\">{}</span></h2>\n", k, kr.info.id,
                         html_escape(kr.info.name));
     body += fmt::format("<p>grid {}, block {}, {} records", dim(kr.info.grid), dim(kr.info.block), kr.records);
     for (const auto& a : r.archs)
@@ -232,9 +250,15 @@ std::string analyze_html(const AnalyzeResult& r, const TraceSource& trace, const
   if (!order.empty()) {
     body += fmt::format("<h2>The {} instructions that waste the most bytes on {}</h2>\n", order.size(),
                         html_escape(r.archs.front().arch->name));
-    body += top_table(r, trace, order);
+    body += top_table(r, trace, order, o.max_pictures);
+    if (order.size() > o.max_pictures)
+      body += fmt::format("<p class=\"note\">Pictures of the first {} of these {} instructions.</p>\n", o.max_pictures,
+                          order.size());
     int rank = 0;
-    for (std::size_t i : order) body += instruction_section(r, trace, i, ++rank);
+    for (std::size_t i : order) {
+      if (static_cast<std::size_t>(rank) == o.max_pictures) break;
+      body += instruction_section(r, trace, i, ++rank);
+    }
   }
   return html_page("warpscope analyze " + o.trace_path, body);
 }

@@ -19,6 +19,12 @@ struct AnalyzeHtmlOptions {
   bool all_metrics = false; // also rows that are zero everywhere
   std::string gpu_note;     // "GPU model: ..." when --gpu was given
   std::vector<std::string> notes;  // warnings and notes analyze printed on stderr
+  // Bounds that keep the page one a browser opens (a trace can hold 20,000 launches):
+  // summary rows and full sections per kernel, pictures of instructions. The page says
+  // what it left out; --json has everything.
+  std::size_t max_summary_kernels = 5000;
+  std::size_t max_kernel_sections = 500;
+  std::size_t max_pictures = 50;
 };
 
 // Kernel `k`'s metric rows on every architecture of `result` (the analyze

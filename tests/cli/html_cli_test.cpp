@@ -56,7 +56,7 @@ TEST(CliHtml, AnalyzeReportCarriesTheJsonNumbers) {
   std::ifstream in(json);
   const auto j = nlohmann::json::parse(in);
   // Every metric of the kernel's table, on both architectures, is the JSON's value.
-  const std::string section = page.substr(page.find("<h2 id=\"kernel-0\">"));
+  const std::string section = page.substr(page.find("<h2 id=\"k0\">"));
   std::size_t checked = 0;
   for (std::size_t a = 0; a < 2; ++a)
     for (const auto& [name, info] : j["archs"][a]["metric_info"].items()) {
@@ -139,6 +139,34 @@ TEST(CliHtml, UnwritableDestinationIsOneErrorAndNoFile) {
   EXPECT_FALSE(std::filesystem::exists(html));
   EXPECT_FALSE(std::filesystem::exists(html.string() + ".tmp"));
   std::filesystem::remove(bad);
+}
+
+// A trace of many launches: the page keeps to what a browser opens (sections for 500
+// kernels, 50 pictures), says what it left out, and every link has its target.
+TEST(CliHtml, ManyKernelsStayReadable) {
+  const auto trace = temp("many.txt"), html = temp("many.html");
+  {
+    std::ofstream f(trace);
+    f << "wstrace 1\n";
+    for (int k = 0; k < 501; ++k)
+      f << "kernel " << k << " name=k" << k << " grid=1 block=32\nrec k=" << k << " pc=0x10 global ld 4 addr="
+        << 0x10000 + 4096 * k << "+" << 4 * (1 + k % 8) << "\n";
+  }
+  auto r = run_cli("analyze " + trace.string() + " --arch sm_90 --top 60 --html " + html.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = slurp(html);
+  EXPECT_EQ(html_problem(page), "");
+  EXPECT_EQ(occurrences(page, "<h2 id=\"k"), 500u);
+  EXPECT_NE(page.find("for the first 500 of 501 kernels"), std::string::npos);
+  EXPECT_EQ(occurrences(page, "class=\"lines-picture\""), 50u);
+  EXPECT_NE(page.find("Pictures of the first 50 of these 60 instructions."), std::string::npos);
+  // Every in-page link has its anchor.
+  for (std::size_t at = page.find("href=\"#"); at != std::string::npos; at = page.find("href=\"#", at + 1)) {
+    const std::string id = page.substr(at + 7, page.find('"', at + 7) - at - 7);
+    EXPECT_NE(page.find("id=\"" + id + "\""), std::string::npos) << id;
+  }
+  std::filesystem::remove(trace);
+  std::filesystem::remove(html);
 }
 
 // seed001's misaligned warp drawn by `pattern --html`: two lines, five sectors touched
