@@ -94,10 +94,12 @@ struct ValidationSummary {
 };
 ValidationSummary summarize(const ValidationReport& report);
 
-// Printers: the console table, Markdown (what docs/VALIDATION.md includes), JSON.
+// Printers: the console table, Markdown (what docs/VALIDATION.md includes), JSON,
+// and one self-contained HTML page with model-against-hardware pictures.
 std::string validation_text(const ValidationReport& report);
 std::string validation_markdown(const ValidationReport& report);
 nlohmann::json validation_json(const ValidationReport& report);
+std::string validation_html(const ValidationReport& report);
 
 // `doc` with the text between "<!-- BEGIN GENERATED: {label} -->" and the next
 // "<!-- END GENERATED -->" replaced by `body`; InputError naming `doc_name`

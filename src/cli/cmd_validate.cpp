@@ -15,7 +15,7 @@ namespace {
 
 struct ValidateArgs {
   std::string dir;
-  std::string json_file, markdown_file, doc_file;
+  std::string json_file, markdown_file, doc_file, html_file;
   bool no_interleave = false;
 };
 
@@ -31,12 +31,16 @@ Action add_validate_command(CLI::App& app, const GlobalOptions& g) {
   cmd->add_option("--update-doc", args->doc_file,
                   "rewrite the Markdown between <!-- BEGIN GENERATED: warpscope validate DIR --> and "
                   "<!-- END GENERATED --> in FILE");
+  cmd->add_option("--html", args->html_file,
+                  "write the comparison as one HTML page to FILE: model against hardware as pictures, a row per "
+                  "launch, every counter ('-': to standard output, instead of the table)");
   cmd->add_flag("--no-interleave", args->no_interleave, "replay records in trace order (as analyze --no-interleave)");
 
   return [&g, args]() {
-    const bool json_out = report::is_stdout(args->json_file), markdown_out = report::is_stdout(args->markdown_file);
-    if (json_out && markdown_out)
-      throw InputError("--json - and --markdown -: only one of them can write to standard output");
+    const bool json_out = report::is_stdout(args->json_file), markdown_out = report::is_stdout(args->markdown_file),
+               html_out = report::is_stdout(args->html_file);
+    if (int{json_out} + int{markdown_out} + int{html_out} > 1)
+      throw InputError("--json -, --markdown - and --html -: only one of them can write to standard output");
     if (report::is_stdout(args->doc_file)) throw InputError("--update-doc rewrites a file in place: it cannot be '-'");
     std::string dir = args->dir;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
@@ -53,10 +57,12 @@ Action add_validate_command(CLI::App& app, const GlobalOptions& g) {
       report::write_file_atomically(args->json_file, validation_json(report).dump(2) + "\n");
     if (!args->markdown_file.empty() && !markdown_out)
       report::write_file_atomically(args->markdown_file, validation_markdown(report));
+    if (!args->html_file.empty() && !html_out) report::write_file_atomically(args->html_file, validation_html(report));
     if (!args->doc_file.empty()) report::write_file_atomically(args->doc_file, doc);
     // JSON or Markdown on standard output takes the place of the table.
     if (json_out) report::write_stdout(validation_json(report).dump(2) + "\n");
     else if (markdown_out) report::write_stdout(validation_markdown(report));
+    else if (html_out) report::write_stdout(validation_html(report));
     else fmt::print("{}", validation_text(report));
     return summarize(report).passed() ? 0 : 1;
   };

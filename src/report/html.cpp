@@ -40,6 +40,10 @@ code, .mono { font-family: ui-monospace, monospace; font-size: 0.92em; }
 .rules { background: #d6ecf7; color: #084a6b; }
 .caches { background: #fbe3c8; color: #7a4300; }
 .note { background: #fafafa; border-left: 3px solid #ccc; padding: 0.4em 0.8em; }
+tr.fail td { background: #fbd9cc; }
+tr.known td { background: #fdf0dc; }
+details { margin: 0.3em 0; }
+summary { cursor: pointer; }
 figure { margin: 1em 0; }
 figcaption { color: #555; font-size: 0.9em; }
 svg text { font: 11px system-ui, sans-serif; fill: #222; }

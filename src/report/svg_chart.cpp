@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "report/html.hpp"
 
@@ -92,6 +93,81 @@ std::string svg_line_chart(const LineChart& chart) {
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"8\" fill=\"{}\"/>\n", kLeft, legend_y, colour);
     out += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", kLeft + 18, legend_y + 8, html_escape(s.label));
     legend_y += kLegendRow;
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+namespace {
+
+// "1", "10", "100", "1K", "10K", "1M", "1G": a logarithmic axis's round numbers.
+std::string tick_text(double v) {
+  static constexpr std::pair<double, const char*> kSuffixes[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "K"}};
+  for (const auto& [scale, suffix] : kSuffixes)
+    if (v >= scale) return fmt::format("{:g}{}", v / scale, suffix);
+  return fmt::format("{:g}", v);
+}
+
+}  // namespace
+
+std::string svg_scatter(const ScatterChart& c) {
+  constexpr double kLeft = 56, kTop = 10, kSide = 320, kBottom = 40, kLegendRow = 16;
+  const auto unit = [](double v, double lo, double hi, bool log) {
+    if (log) {
+      v = std::max(v, lo);
+      return (std::log(v) - std::log(lo)) / (std::log(hi) - std::log(lo));
+    }
+    return (v - lo) / (hi - lo);
+  };
+  const auto px = [&](double x) { return kLeft + std::clamp(unit(x, c.x_min, c.x_max, c.log_x), 0.0, 1.0) * kSide; };
+  const auto py = [&](double y) {
+    return kTop + kSide - std::clamp(unit(y, c.y_min, c.y_max, c.log_y), 0.0, 1.0) * kSide;
+  };
+  const auto colour = [&](std::size_t i) {
+    return i < c.series_colours.size() ? c.series_colours[i] : std::string(series_colour(i));
+  };
+  const double width = kLeft + kSide + 200, height = kTop + kSide + kBottom;
+  std::string out = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"scatter\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
+      "{1}\">\n",
+      width, height);
+  for (double t : c.x_ticks) {
+    out += fmt::format("<line class=\"grid\" x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\"/>\n", px(t), kTop,
+                       kTop + kSide);
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", px(t), kTop + kSide + 14,
+                       tick_text(t));
+  }
+  for (double t : c.y_ticks) {
+    out += fmt::format("<line class=\"grid\" x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\"/>\n", kLeft, py(t),
+                       kLeft + kSide);
+    out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:g}</text>\n", kLeft - 4, py(t) + 4, t);
+  }
+  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#999\"/>\n", kLeft, kTop,
+                     kSide, kSide);
+  for (const auto& [a, b] : c.lines)
+    out += fmt::format("<line class=\"ref\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#777\" "
+                       "stroke-dasharray=\"4 3\"/>\n",
+                       px(a.first), py(a.second), px(b.first), py(b.second));
+  // Later series on top: callers put the ones that matter most (failures) last.
+  std::vector<const ScatterPoint*> order;
+  for (const auto& p : c.points) order.push_back(&p);
+  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->series < b->series; });
+  for (const ScatterPoint* p : order)
+    out += fmt::format("<circle class=\"point s{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\" fill-opacity=\"0.7\">"
+                       "<title>{}</title></circle>\n",
+                       p->series, px(p->x), py(p->y), colour(p->series), html_escape(p->title));
+  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", kLeft + kSide / 2,
+                     kTop + kSide + 32, html_escape(c.x_label));
+  out += fmt::format("<text x=\"12\" y=\"{0}\" transform=\"rotate(-90 12 {0})\" text-anchor=\"middle\">{1}</text>\n",
+                     kTop + kSide / 2, html_escape(c.y_label));
+  double ly = kTop + 8;
+  for (std::size_t i = 0; i < c.series_labels.size(); ++i) {
+    std::size_t n = 0;
+    for (const auto& p : c.points) n += p.series == i ? 1 : 0;
+    out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\"/>\n", kLeft + kSide + 20, ly, colour(i));
+    out += fmt::format("<text x=\"{}\" y=\"{}\">{} ({})</text>\n", kLeft + kSide + 30, ly + 4,
+                       html_escape(c.series_labels[i]), n);
+    ly += kLegendRow;
   }
   out += "</svg>\n";
   return out;

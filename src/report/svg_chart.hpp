@@ -46,4 +46,24 @@ struct LineChart {
 // One SVG: axes, grid, a polyline and a dot per point for each series, a legend.
 std::string svg_line_chart(const LineChart& chart);
 
+// Model against hardware, one dot per counter: validation's picture.
+struct ScatterPoint {
+  double x = 0, y = 0;
+  std::size_t series = 0;  // colour and legend entry
+  std::string title;       // shown on hover: which kernel and counter
+};
+
+struct ScatterChart {
+  std::string x_label, y_label;
+  double x_min = 0, x_max = 100, y_min = 0, y_max = 100;
+  bool log_x = false, log_y = false;   // logarithmic axes (min > 0)
+  std::vector<double> x_ticks, y_ticks;
+  // Reference lines (the diagonal, the tolerance band), each from one point to another.
+  std::vector<std::pair<std::pair<double, double>, std::pair<double, double>>> lines;
+  std::vector<std::string> series_labels;  // legend, by series index
+  std::vector<std::string> series_colours; // by series index; series_colour(i) where missing
+  std::vector<ScatterPoint> points;        // drawn clamped to the axes
+};
+std::string svg_scatter(const ScatterChart& chart);
+
 }  // namespace warpscope::report

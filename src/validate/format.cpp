@@ -65,6 +65,24 @@ std::vector<std::string> kernel_summary_row(const KernelValidation& k) {
           s.passed() ? "pass" : "FAIL"};
 }
 
+std::vector<std::string> counter_row(const KernelValidation& k, const CounterComparison& c) {
+  std::string verdict(to_string(c.verdict));
+  if (!c.known.empty()) verdict += ": " + c.known;
+  return {k.label, c.counter, value_cell(c, true), value_cell(c, false), difference_cell(c), tolerance_cell(c), verdict};
+}
+
+const std::vector<std::string>& counter_header() {
+  static const std::vector<std::string> h = {"kernel", "counter", "hardware", "model", "difference", "tolerance",
+                                             "verdict"};
+  return h;
+}
+
+std::string environment_line(const ValidationReport& r) {
+  std::string out;
+  for (const auto& [k, v] : r.environment) out += (out.empty() ? "" : ", ") + k + " " + v;
+  return out;
+}
+
 std::vector<std::string> summary_lines(const ValidationReport& report, const ValidationSummary& s) {
   std::vector<std::string> out;
   out.push_back(fmt::format("{} kernel launches in {} application{}, model {} ({}, {})", s.kernels, s.apps,

@@ -17,6 +17,12 @@ std::string tolerance_cell(const CounterComparison& c);             // "exact", 
 // worst rate error, worst relative error, verdict.
 std::vector<std::string> kernel_summary_header();
 std::vector<std::string> kernel_summary_row(const KernelValidation& k);
+// One counter of one launch: kernel, counter, hardware, model, difference,
+// tolerance, verdict (with a known mismatch's reason); and that header.
+std::vector<std::string> counter_row(const KernelValidation& k, const CounterComparison& c);
+const std::vector<std::string>& counter_header();
+// environment.txt as "gpu NVIDIA H100 ..., driver 580.159.04, ...".
+std::string environment_line(const ValidationReport& r);
 // The summary as lines of text (no trailing newline on each).
 std::vector<std::string> summary_lines(const ValidationReport& report, const ValidationSummary& s);
 

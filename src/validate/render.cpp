@@ -8,23 +8,9 @@
 namespace warpscope {
 namespace {
 
-using validate::difference_cell;
-using validate::tolerance_cell;
-using validate::value_cell;
-
-std::vector<std::string> counter_row(const KernelValidation& k, const CounterComparison& c) {
-  std::string verdict(to_string(c.verdict));
-  if (!c.known.empty()) verdict += ": " + c.known;
-  return {k.label, c.counter, value_cell(c, true), value_cell(c, false), difference_cell(c), tolerance_cell(c), verdict};
-}
-
-const std::vector<std::string> kCounterHeader = {"kernel", "counter", "hardware", "model", "difference", "tolerance", "verdict"};
-
-std::string environment_line(const ValidationReport& r) {
-  std::string out;
-  for (const auto& [k, v] : r.environment) out += (out.empty() ? "" : ", ") + k + " " + v;
-  return out;
-}
+using validate::counter_row;
+using validate::environment_line;
+const std::vector<std::string>& kCounterHeader = validate::counter_header();
 
 std::string md_escape(const std::string& s) {
   std::string out;

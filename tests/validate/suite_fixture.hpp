@@ -94,4 +94,16 @@ inline std::filesystem::path make_suite_dir(const std::string& name, const std::
   return dir;
 }
 
+// Makes stencil2d's l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum in the suite
+// directory's CSV one more than measured (178,500 -> 178,501): a failing exact counter.
+// False when the value is not found.
+inline bool corrupt_stencil_sectors(const std::filesystem::path& dir) {
+  std::string csv = read_text(dir / "cache_kernels.ncu.csv");
+  const auto at = csv.find("\"178,500\"");
+  if (at == std::string::npos) return false;
+  csv.replace(at, 9, "\"178,501\"");
+  write_text(dir / "cache_kernels.ncu.csv", csv);
+  return true;
+}
+
 }  // namespace warpscope::test

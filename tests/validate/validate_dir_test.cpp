@@ -77,11 +77,7 @@ TEST(ValidateDir, LaunchesMeetingTheAccuracyTarget) {
 
 TEST(ValidateDir, CorruptedHardwareValueFailsWithExitCode1) {
   const auto dir = make_suite_dir("corrupt");
-  std::string csv = read_text(dir / "cache_kernels.ncu.csv");
-  const auto at = csv.find("\"178,500\"");  // stencil2d's l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
-  ASSERT_NE(at, std::string::npos);
-  csv.replace(at, 9, "\"178,501\"");
-  write_text(dir / "cache_kernels.ncu.csv", csv);
+  ASSERT_TRUE(corrupt_stencil_sectors(dir));
   const auto r = run_cli("validate " + dir.string());
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("result: FAIL, 1 counter outside tolerance"), std::string::npos) << r.out;
