@@ -23,7 +23,7 @@ build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
 demo: build
-	@$(BUILD_DIR)/warpscope demo
+	@$(BUILD_DIR)/warpscope demo --html $(BUILD_DIR)/demo.html
 
 test: fuzz-smoke unit-test
 

@@ -4,7 +4,10 @@
 
 #include "cli/cli.hpp"
 #include "pattern/pattern.hpp"
+#include "report/access_picture.hpp"
 #include "report/counts_report.hpp"
+#include "report/html.hpp"
+#include "report/output_file.hpp"
 #include "report/text_table.hpp"
 #include "warpscope/rules.hpp"
 
@@ -86,21 +89,49 @@ std::string table(const std::vector<Scenario>& scenarios, const std::vector<cons
   return t.render();
 }
 
+// Every scenario drawn (lines and sectors, or banks) with its counts on each architecture.
+std::string demo_page(const std::vector<const ArchEntry*>& archs) {
+  std::vector<const ArchSpec*> specs;
+  for (const auto* a : archs) specs.push_back(&a->spec);
+  std::string body =
+      "<h1>warpscope demo</h1>\n<p>One warp (32 lanes) executing one memory instruction, as the seeds describe "
+      "it: what the lanes touch, and what each generation makes of it.</p>\n";
+  const std::pair<const char*, const std::vector<Scenario>*> parts[] = {
+      {"Global loads", &global_scenarios()}, {"Shared-memory loads", &shared_scenarios()}};
+  for (const auto& [title, scenarios] : parts) {
+    body += fmt::format("<h2>{}</h2>\n", title);
+    for (const auto& s : *scenarios) {
+      const WarpAccess w = build_pattern(s.spec);
+      body += fmt::format("<h3>{} <span class=\"muted\">({})</span></h3>\n<p class=\"mono\">{}</p>\n",
+                          report::html_escape(s.name), report::html_escape(s.source),
+                          report::html_escape(describe(s.spec)));
+      std::vector<report::ArchResult> results;
+      for (const ArchSpec* a : specs) results.push_back({a, analyze(w, *a)});
+      body += report::access_figure(w, specs) + report::html_table(report::counts_grid(results), 1);
+    }
+  }
+  return report::html_page("warpscope demo", body);
+}
+
 }  // namespace
 
 Action add_demo_command(CLI::App& app, const GlobalOptions& g) {
   auto archs = std::make_shared<std::string>("sm_13,sm_20,sm_35,sm_61,sm_90");
   auto* cmd = app.add_subcommand("demo", "the seeds' access scenarios across five GPU generations");
+  auto html = std::make_shared<std::string>();
   cmd->add_option("--arch", *archs, "architectures to compare")->capture_default_str();
-  return [&g, archs]() {
+  cmd->add_option("--html", *html, "also draw every scenario, with its counts, as an HTML page in FILE");
+  return [&g, archs, html]() {
     const auto list = database(g).get_list(*archs);
+    if (!html->empty()) report::write_file_atomically(*html, demo_page(list));
     fmt::print("warpscope demo: one warp (32 lanes) executing one memory instruction.\n\n");
     fmt::print("Global loads, 4 B per lane unless stated, default caching of each generation\n");
     fmt::print("(transactions, bytes moved on a miss, bus utilization = bytes needed / bytes moved):\n\n");
     fmt::print("{}\n", table(global_scenarios(), list, global_cell));
     fmt::print("Shared-memory loads, 4 B per lane unless stated (wavefronts = passes through the banks):\n\n");
     fmt::print("{}\n", table(shared_scenarios(), list, shared_cell));
-    fmt::print("Try: warpscope pattern --arch sm_20,sm_35,sm_90 --index 'lane*2' --size 8\n"
+    if (!html->empty()) fmt::print("The scenarios drawn, lines and sectors or banks: {}\n\n", *html);
+    fmt::print("Try: warpscope pattern --arch sm_20,sm_35,sm_90 --index 'lane*2' --size 8 --html pattern.html\n"
                "     warpscope archs     warpscope arch sm_35\n");
     return 0;
   };

@@ -190,6 +190,26 @@ TEST(CliHtml, PatternPageDrawsTheAccess) {
   std::filesystem::remove(html);
 }
 
+// `make demo`'s page: every scenario of the seeds drawn once (global: lines; shared: banks,
+// once for sm_13's 16 banks and once for the 32 of the others) with its counts.
+TEST(CliHtml, DemoPageDrawsEveryScenario) {
+  const auto html = temp("demo.html");
+  auto r = run_cli("demo --html " + html.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("The scenarios drawn, lines and sectors or banks: " + html.string()), std::string::npos);
+  const std::string page = slurp(html);
+  EXPECT_EQ(html_problem(page), "");
+  EXPECT_EQ(occurrences(page, "<h3>"), 18u);
+  EXPECT_EQ(occurrences(page, "class=\"lines-picture\""), 9u);
+  EXPECT_EQ(occurrences(page, "class=\"banks-picture\""), 18u);
+  // seed002's padded 32x33 tile is among them (the description is escaped).
+  EXPECT_NE(page.find("lane i -&gt; base + 4 * (lane * 33)"), std::string::npos);
+  std::filesystem::remove(html);
+  auto bad = run_cli("demo --html /nonexistent-dir/demo.html");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(bad.out.empty()) << "nothing printed before the error";
+}
+
 // The occupancy calculator's graph (issue 6: "as text and in the HTML report"): a
 // point per block size the sweep computes, the table under it equal to --json's.
 TEST(CliHtml, OccupancySweepGraph) {
