@@ -1,111 +1,29 @@
-// Reads Accel-Sim's post-processed NVBit traces (docs/TRACE_FORMAT.md "Accel-Sim
-// traces"): a kernel file `kernel-N.traceg` (its `-key = value` header, then per
-// thread block the instructions of each warp in turn), or the `kernelslist.g`
-// that names a run's kernel files in launch order. Each memory instruction the
-// model knows (LDG/STG/LDS/STS/LDL/STL/LD/ST, ATOM*/RED*, LDGSTS) becomes one
-// warp record; other instructions are read, checked and skipped, and the
-// summary names what was skipped. Format facts: reference/accelsim.md §1
-// (Accel-Sim's tracer_tool.cu writer and trace_parser.cc reader).
+// Reads one Accel-Sim kernel trace (accelsim_reader.hpp; docs/TRACE_FORMAT.md
+// "Accel-Sim traces"). Each memory instruction the model knows
+// (LDG/STG/LDS/STS/LDL/STL/LD/ST, ATOM*/RED*, LDGSTS) becomes one warp record;
+// other instructions are read, checked and skipped, and the summary names what
+// was skipped. Format facts: reference/accelsim.md §1 (Accel-Sim's tracer_tool.cu
+// writer and trace_parser.cc reader).
+#include "trace/accelsim_reader.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
-#include <charconv>
-#include <map>
 #include <vector>
 
 #include "trace/line_reader.hpp"
 #include "trace/trace_impl.hpp"
 #include "tracer/demangle.hpp"
-#include "tracer/sass_listing.hpp"
 
 namespace warpscope::trace {
 namespace {
 
-// The generic windows of shared and local memory start at the header's base
-// addresses (NVBit's nvbit_get_shmem_base_addr / _local_mem_base_addr); a generic
-// LD/ST/ATOM whose first active lane falls within this many bytes of one is
-// taken as that space, at the offset within it.
-constexpr std::uint64_t kWindowBytes = 16u << 20;
+using namespace accelsim;
 
-// The space-separated words of `line` into `out` (reused: no allocation per line).
-void words(std::string_view line, std::vector<std::string_view>& out) {
-  out.clear();
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-}
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-template <class T>
-std::optional<T> number(std::string_view text, int base) {
-  if (base == 16 && (starts_with(text, "0x") || starts_with(text, "0X"))) text.remove_prefix(2);
-  T v{};
-  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
-  if (ec != std::errc{} || p != text.data() + text.size() || text.empty()) return std::nullopt;
-  return v;
-}
-
-// Bytes per lane the opcode's modifiers name: .8/.16/.32/.64/.128, or a typed
-// .U8/.S8/.U16/.S16/.F16/.F64..., else 4 (a word). Accel-Sim's tracer writes its
-// own mem_width, which reads S16 and F64 as 4; this one does not.
-unsigned access_bytes(std::string_view opcode) {
-  std::size_t start = opcode.find('.');
-  while (start != std::string_view::npos) {
-    const std::size_t end = opcode.find('.', start + 1);
-    std::string_view m = opcode.substr(start + 1, end == std::string_view::npos ? std::string_view::npos : end - start - 1);
-    if (!m.empty() && (m[0] == 'U' || m[0] == 'S' || m[0] == 'F')) m.remove_prefix(1);
-    if (const auto bits = number<unsigned>(m, 10); bits && (*bits == 8 || *bits == 16 || *bits == 32 || *bits == 64 ||
-                                                             *bits == 128))
-      return *bits / 8;
-    start = end;
-  }
-  return 4;
-}
-
-// A memory instruction as warpscope models it, from its opcode.
-struct Kind {
-  Space space = Space::Global;
-  Op op = Op::Load;
-  CacheOp cache = CacheOp::Default;
-  AtomicOp atomic_op = AtomicOp::Unknown;
-  bool generic = false;
-};
-
-std::optional<Kind> memory_kind(std::string_view opcode) {
-  // LDGSTS (cp.async): the post-processed trace keeps its global side; .BYPASS skips L1 (cp.async.cg).
-  if (starts_with(opcode, "LDGSTS")) {
-    Kind k;
-    k.cache = opcode.find(".BYPASS") != std::string_view::npos ? CacheOp::Cg : CacheOp::Default;
-    return k;
-  }
-  const auto ins = tracer::classify_memory_opcode(opcode);
-  if (!ins) return std::nullopt;
-  return Kind{ins->space, ins->op, ins->cache, ins->atomic_op, ins->generic};
-}
-
-using SkipCounts = std::map<std::string, std::uint64_t>;
-
-// "12 memory instructions of kinds warpscope does not model were skipped (LDSM 8, UTMALDG 4)", or "".
-std::string skipped_note(const SkipCounts& skipped) {
-  std::string list;
-  std::uint64_t total = 0;
-  for (const auto& [op, n] : skipped) {
-    list += fmt::format("{}{} {}", list.empty() ? "" : ", ", op, n);
-    total += n;
-  }
-  if (total == 0) return "";
-  return fmt::format("{} memory instruction{} of kinds warpscope does not model skipped ({})", total,
-                     total == 1 ? "" : "s", list);
-}
-
-class AccelSimReader final : public TraceSource {
+class AccelSimReader final : public AccelSimKernelReader {
  public:
   // `id`: the kernel id to give this file's kernel (its place in a kernelslist).
   AccelSimReader(std::unique_ptr<ByteInput> in, std::uint32_t id, bool tables_first) : lines_(std::move(in)) {
@@ -177,7 +95,7 @@ class AccelSimReader final : public TraceSource {
   std::uint64_t file_size() const override { return lines_.input().size(); }
   TraceSummary summary() const override { return summary_; }
   // Memory instructions read but not turned into records, by base opcode.
-  const std::map<std::string, std::uint64_t>& skipped() const { return skipped_; }
+  const SkipCounts& skipped() const override { return skipped_; }
 
  private:
   static std::string shown(std::string_view s) {
@@ -450,93 +368,11 @@ class AccelSimReader final : public TraceSource {
   SkipCounts skipped_;
 };
 
-// A kernelslist.g: its kernel files in order, as one trace (kernel i = the i-th file).
-class AccelSimListReader final : public TraceSource {
- public:
-  AccelSimListReader(std::unique_ptr<ByteInput> in, const std::filesystem::path& dir, bool tables_first)
-      : tables_first_(tables_first) {
-    LineReader list(std::move(in));
-    name_ = list.input().name();
-    std::string_view line;
-    while (list.next(line)) {
-      while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
-      if (line.empty() || starts_with(line, "MemcpyHtoD,")) continue;  // copies: warpscope models kernels only
-      if (line.find(',') != std::string_view::npos || line.find(' ') != std::string_view::npos)
-        list.fail(fmt::format("expected a kernel trace file name or 'MemcpyHtoD,ADDRESS,BYTES', found '{}'",
-                              line.substr(0, 60)));
-      const std::filesystem::path file = dir / std::string(line);
-      std::error_code ec;
-      const auto size = std::filesystem::file_size(file, ec);
-      if (ec) list.fail(fmt::format("cannot read the kernel trace {}: {}", file.string(), ec.message()));
-      files_.push_back(file);
-      total_ += size;
-    }
-    if (files_.empty()) list.fail("the list names no kernel trace file");
-  }
-
-  bool next(WarpAccess& rec) override {
-    for (;;) {
-      if (!current_) {
-        if (next_file_ == files_.size()) {
-          summary_.note = skipped_note(skipped_);
-          return false;
-        }
-        auto in = std::make_unique<ByteInput>(files_[next_file_++]);
-        if (ByteInput::is_xz(in->peek(6))) in = ByteInput::xz(std::move(in));
-        current_ = std::make_unique<AccelSimReader>(std::move(in), static_cast<std::uint32_t>(kernels_.size()),
-                                                    tables_first_);
-        kernels_.push_back(current_->kernels().front());
-      }
-      if (current_->next(rec)) {
-        // The kernel's lines and atomics fill in as it is read.
-        kernels_.back() = current_->kernels().front();
-        ++summary_.records;
-        return true;
-      }
-      kernels_.back() = current_->kernels().front();
-      for (const auto& [op, n] : current_->skipped()) skipped_[op] += n;
-      done_ += current_->file_size();
-      current_.reset();
-    }
-  }
-
-  const std::vector<KernelInfo>& kernels() const override { return kernels_; }
-  std::uint64_t bytes_read() const override { return done_ + (current_ ? current_->bytes_read() : 0); }
-  std::uint64_t file_size() const override { return total_; }
-  TraceSummary summary() const override { return summary_; }
-
- private:
-  bool tables_first_ = false;
-  std::string name_;
-  std::vector<std::filesystem::path> files_;
-  std::size_t next_file_ = 0;
-  std::unique_ptr<AccelSimReader> current_;
-  std::vector<KernelInfo> kernels_;
-  TraceSummary summary_;
-  SkipCounts skipped_;
-  std::uint64_t total_ = 0, done_ = 0;
-};
-
 }  // namespace
 
-std::unique_ptr<TraceSource> make_accelsim_reader(std::unique_ptr<ByteInput> in, const TraceReadOptions& options) {
-  const std::string& name = in->name();
-  if (name.size() >= 7 && name.compare(name.size() - 7, 7, ".tracez") == 0)
-    throw TraceError(fmt::format("{}: Accel-Sim 2.0's .tracez container is not read; its text form is (.traceg, or "
-                                 ".traceg.xz)",
-                                 name),
-                     0);
-  return std::make_unique<AccelSimReader>(std::move(in), 0, options.kernel_tables_first);
-}
-
-std::unique_ptr<TraceSource> make_accelsim_list_reader(std::unique_ptr<ByteInput> in,
-                                                       const std::optional<std::filesystem::path>& dir,
-                                                       const TraceReadOptions& options) {
-  if (!dir)
-    throw TraceError(fmt::format("{}: an Accel-Sim kernelslist names its kernel files; open it as a file, not from "
-                                 "standard input or memory", in->name()),
-                     0);
-  return std::make_unique<AccelSimListReader>(std::move(in), *dir, options.kernel_tables_first);
+std::unique_ptr<AccelSimKernelReader> AccelSimKernelReader::open(std::unique_ptr<ByteInput> in, std::uint32_t id,
+                                                                 bool tables_first) {
+  return std::make_unique<AccelSimReader>(std::move(in), id, tables_first);
 }
 
 }  // namespace warpscope::trace

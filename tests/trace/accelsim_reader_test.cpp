@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "trace/accelsim_format.hpp"
 #include "trace/trace_test_util.hpp"
 #include "warpscope/trace.hpp"
 
@@ -22,6 +23,34 @@ std::string fmt_address(std::uint64_t a) {
   char buf[32];
   std::snprintf(buf, sizeof buf, " 0x%016llx", static_cast<unsigned long long>(a));
   return buf;
+}
+
+// Sizes from the SASS opcode's modifiers: a width (.64, .128) or a typed one (.U8,
+// .S16, .F64), else a word. Accel-Sim's own width field would give S16 and F64 4 B.
+TEST(AccelSimFormat, AccessBytesFromTheOpcode) {
+  const std::pair<const char*, unsigned> cases[] = {
+      {"LDG.E", 4},      {"LDG.E.64", 8},     {"LDG.E.128.CONSTANT", 16}, {"LDG.E.U8", 1},
+      {"LDG.E.S16", 2},  {"STS.U16", 2},      {"LDS.128", 16},            {"ATOMG.E.CAS.64.STRONG.GPU", 8},
+      {"RED.E.ADD.F64.RN.STRONG.GPU", 8}, {"ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU", 4}, {"LDGSTS.E.BYPASS.128", 16}};
+  for (const auto& [opcode, bytes] : cases) EXPECT_EQ(trace::accelsim::access_bytes(opcode), bytes) << opcode;
+}
+
+TEST(AccelSimFormat, WhichOpcodesBecomeRecords) {
+  EXPECT_FALSE(trace::accelsim::memory_kind("LDSM.16.M88.4"));  // ldmatrix: not modelled
+  EXPECT_FALSE(trace::accelsim::memory_kind("UTMALDG.2D"));     // TMA
+  EXPECT_FALSE(trace::accelsim::memory_kind("IMAD.MOV.U32"));
+  const auto cp = trace::accelsim::memory_kind("LDGSTS.E.BYPASS.128");
+  ASSERT_TRUE(cp);
+  EXPECT_EQ(cp->space, Space::Global);
+  EXPECT_EQ(cp->op, Op::Load);
+  EXPECT_EQ(cp->cache, CacheOp::Cg);
+  const auto generic = trace::accelsim::memory_kind("LD.E.64");
+  ASSERT_TRUE(generic);
+  EXPECT_TRUE(generic->generic);
+  const auto red = trace::accelsim::memory_kind("REDG.E.ADD.STRONG.GPU");
+  ASSERT_TRUE(red);
+  EXPECT_EQ(red->op, Op::Reduction);
+  EXPECT_EQ(red->atomic_op, AtomicOp::Add);
 }
 
 TEST(AccelSimTrace, KernelFileRecordByRecord) {
