@@ -174,5 +174,28 @@ TEST(SvgCharts, BarsScaleWithinTheirGroup) {
   EXPECT_EQ(html_problem(report::html_page("t", lines)), "");
 }
 
+// Validation's picture: points on logarithmic axes land where the decades are, points
+// beyond the axes sit on the edge, and series colours can be chosen.
+TEST(SvgCharts, ScatterPlacesPointsOnTheirAxes) {
+  report::ScatterChart c;
+  c.log_x = c.log_y = true;
+  c.x_min = 1;
+  c.x_max = 100;
+  c.y_min = 0.5;
+  c.y_max = 2;
+  c.x_ticks = {1, 10, 100};
+  c.series_labels = {"within", "failing"};
+  c.series_colours = {"#111111", "#222222"};
+  c.points = {{10, 1, 0, "a"}, {1000, 8, 1, "b"}};
+  const std::string svg = report::svg_scatter(c);
+  // 320 px square from x = 56, y = 10: x = 10 is half way (216), y = 1 half way up (170).
+  EXPECT_NE(svg.find("cx=\"216.0\" cy=\"170.0\" r=\"3\" fill=\"#111111\""), std::string::npos) << svg;
+  // Beyond both axes: the top right corner.
+  EXPECT_NE(svg.find("cx=\"376.0\" cy=\"10.0\" r=\"3\" fill=\"#222222\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">100</text>"), std::string::npos);
+  EXPECT_NE(svg.find("within (1)"), std::string::npos);
+  EXPECT_EQ(html_problem(report::html_page("t", svg)), "");
+}
+
 }  // namespace
 }  // namespace warpscope::test
