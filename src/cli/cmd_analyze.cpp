@@ -44,13 +44,8 @@ struct AnalyzeArgs {
   std::string sass;  // a SASS listing: atomic operations of kernels whose trace lacks them
 };
 
-std::string source_of(const KernelInfo* k, std::uint64_t pc) {
-  if (!k) return "";
-  auto it = k->lines.find(pc);
-  return it == k->lines.end() ? "" : fmt::format("{}:{}", it->second.file, it->second.line);
-}
-
-std::string dim(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
+using report::dim_text;
+using report::source_text;
 
 // Kernel table: our counter keys down, architectures across.
 std::string kernel_table(const AnalyzeResult& r, std::size_t k, bool all) {
@@ -83,7 +78,7 @@ std::string top_table(const AnalyzeResult& r, const TraceSource& trace, int top)
     const PcCounters& p = first.pcs[i];
     const KernelInfo* k = trace.kernel(p.kernel);
     std::vector<std::string> row{std::to_string(++rank), k ? k->name : std::to_string(p.kernel), fmt::format("{:#x}", p.pc),
-                                 source_of(k, p.pc),
+                                 source_text(k, p.pc),
                                  fmt::format("{} {}{}{} {} B", to_string(p.space), to_string(p.op),
                                              p.atomic_op == AtomicOp::Unknown ? "" : ".",
                                              p.atomic_op == AtomicOp::Unknown ? "" : to_string(p.atomic_op), p.size),
@@ -140,8 +135,8 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
     ja["metric_info"] = info;
     ja["kernels"] = nlohmann::json::array();
     for (const auto& k : a.kernels) {
-      nlohmann::json jk{{"id", k.info.id}, {"name", k.info.name}, {"grid", dim(k.info.grid)},
-                        {"block", dim(k.info.block)}, {"records", k.records}, {"l1_bytes", k.l1_bytes},
+      nlohmann::json jk{{"id", k.info.id}, {"name", k.info.name}, {"grid", dim_text(k.info.grid)},
+                        {"block", dim_text(k.info.block)}, {"records", k.records}, {"l1_bytes", k.l1_bytes},
                         {"shared_capacity", k.shared_capacity}, {"code_bytes", k.code_bytes},
                         {"launch_dram_read_bytes", k.launch_dram_read_bytes}};
       nlohmann::json m = nlohmann::json::object();
@@ -154,7 +149,7 @@ nlohmann::json result_json(const AnalyzeResult& r, const TraceSource& trace, con
     ja["top"] = nlohmann::json::array();
     for (const auto* p : pcs) {
       const KernelInfo* k = trace.kernel(p->kernel);
-      ja["top"].push_back({{"kernel", p->kernel}, {"pc", p->pc}, {"source", source_of(k, p->pc)},
+      ja["top"].push_back({{"kernel", p->kernel}, {"pc", p->pc}, {"source", source_text(k, p->pc)},
                            {"space", std::string(to_string(p->space))}, {"op", std::string(to_string(p->op))},
                            {"atomic_op", p->op == Op::Atomic || p->op == Op::Reduction
                                              ? nlohmann::json(std::string(to_string(p->atomic_op)))
@@ -374,7 +369,7 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
         "on the H100)\n");
     for (std::size_t k = 0; k < r.archs.front().kernels.size(); ++k) {
       const auto& info = r.archs.front().kernels[k].info;
-      fmt::print("\nkernel {} '{}'  grid {}  block {}  ({} records)\n", info.id, info.name, dim(info.grid), dim(info.block),
+      fmt::print("\nkernel {} '{}'  grid {}  block {}  ({} records)\n", info.id, info.name, dim_text(info.grid), dim_text(info.block),
                  r.archs.front().kernels[k].records);
       // The L1 each architecture gave the kernel where the carveout leaves it a share.
       std::string l1;

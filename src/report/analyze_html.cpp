@@ -16,14 +16,6 @@
 namespace warpscope::report {
 namespace {
 
-std::string dim(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
-
-std::string source_of(const KernelInfo* k, std::uint64_t pc) {
-  if (!k) return "";
-  auto it = k->lines.find(pc);
-  return it == k->lines.end() ? "" : fmt::format("{}:{}", it->second.file, it->second.line);
-}
-
 std::optional<Metric> metric_of(const ArchSpec& arch, const Counters& c, std::string_view key) {
   for (auto& m : metrics(c, arch))
     if (m.our_key == key) return m;
@@ -156,7 +148,7 @@ std::string top_table(const AnalyzeResult& r, const TraceSource& trace, const st
     out += fmt::format(
         "<tr><td>{}</td><td class=\"l\">{}</td><td class=\"mono\">{:#x}</td><td class=\"l mono\">{}</td><td "
         "class=\"l nw\">{}</td><td>{}</td>",
-        cell, html_escape(k ? k->name : std::to_string(p.kernel)), p.pc, html_escape(source_of(k, p.pc)),
+        cell, html_escape(k ? k->name : std::to_string(p.kernel)), p.pc, html_escape(source_text(k, p.pc)),
         html_escape(access_text(p)), p.executions);
     // The pcs vectors of every architecture are filled in the same order.
     for (const auto& a : r.archs) out += fmt::format("<td>{} B</td>", group_digits(std::to_string(a.pcs[i].bytes_wasted())));
@@ -176,7 +168,7 @@ std::string instruction_section(const AnalyzeResult& r, const TraceSource& trace
   const PcCounters& p = r.archs.front().pcs[i];
   const WarpAccess& w = p.first;
   const KernelInfo* k = trace.kernel(p.kernel);
-  const std::string source = source_of(k, p.pc);
+  const std::string source = source_text(k, p.pc);
   std::string out = fmt::format("<h3 id=\"pc-{}\">#{}: {} at pc <span class=\"mono\">{:#x}</span>{} in {}</h3>\n", rank,
                                 rank, html_escape(access_text(p)), p.pc,
                                 source.empty() ? "" : fmt::format(" (<span class=\"mono\">{}</span>)", html_escape(source)),
@@ -193,6 +185,14 @@ std::string instruction_section(const AnalyzeResult& r, const TraceSource& trace
 }
 
 }  // namespace
+
+std::string dim_text(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
+
+std::string source_text(const KernelInfo* k, std::uint64_t pc) {
+  if (!k) return "";
+  auto it = k->lines.find(pc);
+  return it == k->lines.end() ? "" : fmt::format("{}:{}", it->second.file, it->second.line);
+}
 
 std::vector<MetricRow> kernel_metric_rows(const AnalyzeResult& r, std::size_t k, bool all) {
   std::vector<const ArchSpec*> archs;
@@ -239,7 +239,7 @@ std::string analyze_html(const AnalyzeResult& r, const TraceSource& trace, const
     const KernelResult& kr = r.archs.front().kernels[k];
     body += fmt::format("<h2 id=\"k{}\">kernel {} <span class=\"mono\">{}</span></h2>\n", k, kr.info.id,
                         html_escape(kr.info.name));
-    body += fmt::format("<p>grid {}, block {}, {} records", dim(kr.info.grid), dim(kr.info.block), kr.records);
+    body += fmt::format("<p>grid {}, block {}, {} records", dim_text(kr.info.grid), dim_text(kr.info.block), kr.records);
     for (const auto& a : r.archs)
       if (a.arch->unified_l1_shared > 0 && k < a.kernels.size())
         body += fmt::format("; {}: L1 {} KB, shared {} KB", html_escape(a.arch->name), a.kernels[k].l1_bytes / 1024,

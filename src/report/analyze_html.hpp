@@ -27,6 +27,11 @@ struct AnalyzeHtmlOptions {
   std::size_t max_pictures = 50;
 };
 
+// "XxYxZ", and an instruction's "file:line" ("" when the trace has no line for it):
+// as every analyze output writes them.
+std::string dim_text(const Dim3& d);
+std::string source_text(const KernelInfo* k, std::uint64_t pc);
+
 // Kernel `k`'s metric rows on every architecture of `result` (the analyze
 // text table and the HTML report).
 std::vector<MetricRow> kernel_metric_rows(const AnalyzeResult& result, std::size_t k, bool all);
