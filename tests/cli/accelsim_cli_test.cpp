@@ -3,6 +3,9 @@
 // worked out by hand, and the note on what was skipped.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "cli/run_cli.hpp"
@@ -36,6 +39,21 @@ TEST(CliAccelSim, AnalyzeCountsTheHandWrittenRun) {
   EXPECT_EQ(j["atomics_without_operation"], 0);
   const auto& k1 = j["archs"][0]["kernels"][1]["metrics"];
   EXPECT_EQ(k1["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 16);  // 512 B, __ldg
+}
+
+// Converted once to the native form, the run analyses to the same document (but for
+// the trace's name): what the converter writes is all analyze needs.
+TEST(CliAccelSim, ConvertedRunAnalysesTheSame) {
+  const auto native = std::filesystem::temp_directory_path() / ("warpscope_accelsim_" + std::to_string(::getpid()) +
+                                                                ".wst");
+  ASSERT_EQ(run_cli("convert " + kList + " " + native.string()).exit_code, 0);
+  auto direct = nlohmann::json::parse(run_cli("analyze " + kList + " --arch sm_35,sm_90 --json -").out);
+  auto converted = nlohmann::json::parse(run_cli("analyze " + native.string() + " --arch sm_35,sm_90 --json -").out);
+  direct.erase("trace");
+  converted.erase("trace");
+  EXPECT_EQ(direct, converted);
+  EXPECT_EQ(converted["archs"][1]["top"].size(), 9u);  // every instruction: 7 PCs in kernel 0, 2 in kernel 1
+  std::filesystem::remove(native);
 }
 
 TEST(CliAccelSim, ConvertSaysWhatWasSkipped) {
