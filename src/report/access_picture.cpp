@@ -6,6 +6,7 @@
 #include <map>
 
 #include "report/html.hpp"
+#include "rules/local_layout.hpp"
 
 namespace warpscope::report {
 namespace {
@@ -200,10 +201,23 @@ std::string access_figure(const WarpAccess& w, const std::vector<const ArchSpec*
            "<figcaption>A row per 128-byte line the active lanes touch, a cell per byte: dark, bytes the lanes use; "
            "light, the rest of the 32-byte sectors they touch (moved but not used); white, sectors not "
            "touched.</figcaption>\n</figure>\n";
-  return fmt::format("<p class=\"muted\">No picture for {} memory: {}</p>\n", to_string(w.space),
-                     w.space == Space::Local
-                         ? "its addresses are per-thread offsets, which the hardware interleaves word by word."
-                         : "a constant access is served one distinct address at a time.");
+  if (w.space == Space::Local) {
+    // Per-thread offsets, interleaved word by word as the hardware lays local memory out
+    // (rules/local_layout.hpp): one picture per word access of the instruction.
+    std::string out;
+    const int parts = rules::local_parts(w);
+    for (int part = 0; part < parts; ++part)
+      out += "<figure>\n" + svg_line_picture(rules::local_part(w, part), 128, 32) +
+             fmt::format("<figcaption>Local memory as the hardware lays it out: byte o of lane l's own window at "
+                         "((o / 4 + word) x 32 + l) x 4 + o % 4, so lanes at one offset share lines{}. Dark, bytes "
+                         "used; light, the rest of the sectors moved.</figcaption>\n</figure>\n",
+                         parts > 1 ? fmt::format(" (word access {} of {} of this {}-byte access)", part + 1, parts,
+                                                 unsigned{w.size})
+                                   : "");
+    return out;
+  }
+  return "<p class=\"muted\">No picture for const memory: a constant access is served one distinct address at a "
+         "time.</p>\n";
 }
 
 }  // namespace warpscope::report

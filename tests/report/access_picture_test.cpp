@@ -157,6 +157,23 @@ TEST(BankCells, SixteenByteAccessesCoverFourBanks) {
   for (int i = 0; i < 8; ++i) EXPECT_EQ(cells[static_cast<std::size_t>(i)].bank, i);
 }
 
+// Local memory is drawn as the hardware lays it out (rules/local_layout.hpp, the CUDA
+// guide's word interleaving): 32 lanes at one 16-byte offset are 4 word accesses, each
+// one whole line of 128 bytes (the H100's LDL.128: 4 requests, 16 sectors).
+TEST(AccessFigure, LocalAccessesAtTheirInterleavedAddresses) {
+  Access a;
+  a.space = Space::Local;
+  a.size = 16;
+  const WarpAccess w = make(a, [](int) { return 0x40u; });
+  const std::string fig = report::access_figure(w, {&arch("sm_90")});
+  EXPECT_EQ(occurrences(fig, "class=\"lines-picture\""), 4u);
+  EXPECT_EQ(occurrences(fig, "class=\"used\""), 4u * 4u);  // each line used whole, sector by sector
+  EXPECT_EQ(occurrences(fig, "class=\"moved\""), 0u);
+  EXPECT_NE(fig.find("word access 4 of 4 of this 16-byte access"), std::string::npos);
+  EXPECT_EQ(analyze(w, arch("sm_90")).sectors, 16u);
+  EXPECT_EQ(html_problem(report::html_page("t", fig)), "");
+}
+
 TEST(SvgCharts, BarsScaleWithinTheirGroup) {
   report::BarGroup hits{"L1 hit rate", 100, {{"sm_35", 50, "50%", 0}, {"sm_90", 100, "100%", 1}}};
   report::BarGroup bytes{"DRAM bytes", 0, {{"sm_35", 4096, "4096 B", 0}, {"sm_90", 1024, "1024 B", 1}}};
