@@ -78,10 +78,7 @@ std::string top_table(const AnalyzeResult& r, const TraceSource& trace, int top)
     const PcCounters& p = first.pcs[i];
     const KernelInfo* k = trace.kernel(p.kernel);
     std::vector<std::string> row{std::to_string(++rank), k ? k->name : std::to_string(p.kernel), fmt::format("{:#x}", p.pc),
-                                 source_text(k, p.pc),
-                                 fmt::format("{} {}{}{} {} B", to_string(p.space), to_string(p.op),
-                                             p.atomic_op == AtomicOp::Unknown ? "" : ".",
-                                             p.atomic_op == AtomicOp::Unknown ? "" : to_string(p.atomic_op), p.size),
+                                 source_text(k, p.pc), report::access_text(p),
                                  std::to_string(p.executions)};
     // Same PC on the other architectures: the pcs vectors are filled in the same order.
     for (const auto& a : r.archs) row.push_back(fmt::format("{}", a.pcs[i].bytes_wasted()));

@@ -16,8 +16,9 @@
 namespace warpscope::report {
 namespace {
 
-std::optional<Metric> metric_of(const ArchSpec& arch, const Counters& c, std::string_view key) {
-  for (auto& m : metrics(c, arch))
+// The metric of `key` among one kernel's metrics on one architecture (metrics()).
+std::optional<Metric> metric_of(const std::vector<Metric>& all, std::string_view key) {
+  for (const auto& m : all)
     if (m.our_key == key) return m;
   return std::nullopt;
 }
@@ -47,12 +48,14 @@ constexpr ChartKey kChartKeys[] = {
 };
 
 std::string kernel_chart(const AnalyzeResult& r, std::size_t k) {
+  std::vector<std::vector<Metric>> per_arch;  // each architecture's metrics, computed once
+  for (const auto& a : r.archs) per_arch.push_back(metrics(a.kernels[k].counters, *a.arch));
   std::vector<BarGroup> groups;
   for (const ChartKey& ck : kChartKeys) {
     BarGroup g;
     bool nonzero = false, caches = false;
     for (std::size_t a = 0; a < r.archs.size(); ++a) {
-      const auto m = metric_of(*r.archs[a].arch, r.archs[a].kernels[k].counters, ck.key);
+      const auto m = metric_of(per_arch[a], ck.key);
       if (!m) continue;
       nonzero |= m->value != 0;
       caches = m->depends_on_caches;
@@ -111,8 +114,8 @@ std::string summary_table(const AnalyzeResult& r, std::size_t max_kernels, std::
         out += fmt::format("<td class=\"l\" rowspan=\"{}\">{} {}</td>", r.archs.size(), kr.info.id,
                            html_escape(kr.info.name));
       out += fmt::format("<td class=\"l\">{}</td><td>{}</td>", html_escape(r.archs[a].arch->name), kr.records);
-      for (const auto& [key, label] : kColumns)
-        out += fmt::format("<td>{}</td>", html_escape(shown(metric_of(*r.archs[a].arch, kr.counters, key))));
+      const std::vector<Metric> all = metrics(kr.counters, *r.archs[a].arch);
+      for (const auto& [key, label] : kColumns) out += fmt::format("<td>{}</td>", html_escape(shown(metric_of(all, key))));
       out += "</tr>\n";
     }
   }
@@ -121,11 +124,6 @@ std::string summary_table(const AnalyzeResult& r, std::size_t max_kernels, std::
     out += fmt::format("<p class=\"note\">The first {} of {} kernels; --json and --csv list every one.</p>\n",
                        max_kernels, kernels.size());
   return out;
-}
-
-std::string access_text(const PcCounters& p) {
-  return fmt::format("{} {}{}{} {} B", to_string(p.space), to_string(p.op), p.atomic_op == AtomicOp::Unknown ? "" : ".",
-                     p.atomic_op == AtomicOp::Unknown ? "" : to_string(p.atomic_op), p.size);
 }
 
 // Ranks up to `pictures` link to their picture.
@@ -185,6 +183,11 @@ std::string instruction_section(const AnalyzeResult& r, const TraceSource& trace
 }
 
 }  // namespace
+
+std::string access_text(const PcCounters& p) {
+  return fmt::format("{} {}{}{} {} B", to_string(p.space), to_string(p.op), p.atomic_op == AtomicOp::Unknown ? "" : ".",
+                     p.atomic_op == AtomicOp::Unknown ? "" : to_string(p.atomic_op), p.size);
+}
 
 std::string dim_text(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
 

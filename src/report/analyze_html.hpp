@@ -27,9 +27,11 @@ struct AnalyzeHtmlOptions {
   std::size_t max_pictures = 50;
 };
 
-// "XxYxZ", and an instruction's "file:line" ("" when the trace has no line for it):
-// as every analyze output writes them.
+// "XxYxZ", an instruction's "file:line" ("" when the trace has no line for it) and its
+// access: as every analyze output writes them.
 std::string dim_text(const Dim3& d);
+// An instruction's access, "global ld 4 B", "global atom.cas 4 B".
+std::string access_text(const PcCounters& p);
 std::string source_text(const KernelInfo* k, std::uint64_t pc);
 
 // Kernel `k`'s metric rows on every architecture of `result` (the analyze
