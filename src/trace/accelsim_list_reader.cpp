@@ -21,7 +21,6 @@ class AccelSimListReader final : public TraceSource {
   AccelSimListReader(std::unique_ptr<ByteInput> in, const std::filesystem::path& dir, bool tables_first)
       : tables_first_(tables_first) {
     LineReader list(std::move(in));
-    name_ = list.input().name();
     std::string_view line;
     while (list.next(line)) {
       while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
@@ -46,19 +45,21 @@ class AccelSimListReader final : public TraceSource {
           summary_.note = skipped_note(skipped_);
           return false;
         }
-        auto in = std::make_unique<ByteInput>(files_[next_file_++]);
-        if (ByteInput::is_xz(in->peek(6))) in = ByteInput::xz(std::move(in));
+        auto in = ByteInput::xz_if_compressed(std::make_unique<ByteInput>(files_[next_file_++]));
         current_ = AccelSimKernelReader::open(std::move(in), static_cast<std::uint32_t>(kernels_.size()),
                                               tables_first_);
         kernels_.push_back(current_->kernels().front());
       }
-      if (current_->next(rec)) {
-        // The kernel's lines and atomics fill in as it is read.
-        kernels_.back() = current_->kernels().front();
+      const bool more = current_->next(rec);
+      // The kernel's lines and atomics fill in as it is read, entries only added:
+      // copied when their counts grew, not at every record.
+      const KernelInfo& now = current_->kernels().front();
+      KernelInfo& mine = kernels_.back();
+      if (now.lines.size() != mine.lines.size() || now.atomics.size() != mine.atomics.size()) mine = now;
+      if (more) {
         ++summary_.records;
         return true;
       }
-      kernels_.back() = current_->kernels().front();
       for (const auto& [op, n] : current_->skipped()) skipped_[op] += n;
       done_ += current_->file_size();
       current_.reset();
@@ -72,7 +73,6 @@ class AccelSimListReader final : public TraceSource {
 
  private:
   bool tables_first_ = false;
-  std::string name_;
   std::vector<std::filesystem::path> files_;
   std::size_t next_file_ = 0;
   std::unique_ptr<AccelSimKernelReader> current_;
@@ -85,12 +85,6 @@ class AccelSimListReader final : public TraceSource {
 }  // namespace
 
 std::unique_ptr<TraceSource> make_accelsim_reader(std::unique_ptr<ByteInput> in, const TraceReadOptions& options) {
-  const std::string& name = in->name();
-  if (name.size() >= 7 && name.compare(name.size() - 7, 7, ".tracez") == 0)
-    throw TraceError(fmt::format("{}: Accel-Sim 2.0's .tracez container is not read; its text form is (.traceg, or "
-                                 ".traceg.xz)",
-                                 name),
-                     0);
   return AccelSimKernelReader::open(std::move(in), 0, options.kernel_tables_first);
 }
 

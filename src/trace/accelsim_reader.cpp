@@ -372,6 +372,13 @@ class AccelSimReader final : public AccelSimKernelReader {
 
 std::unique_ptr<AccelSimKernelReader> AccelSimKernelReader::open(std::unique_ptr<ByteInput> in, std::uint32_t id,
                                                                  bool tables_first) {
+  // Here, not in open_trace alone: a kernelslist may name such a file too.
+  const std::string& name = in->name();
+  if (name.size() >= 7 && name.compare(name.size() - 7, 7, ".tracez") == 0)
+    throw TraceError(fmt::format("{}: Accel-Sim 2.0's .tracez container is not read; its text form is (.traceg, or "
+                                 ".traceg.xz)",
+                                 name),
+                     0);
   return std::make_unique<AccelSimReader>(std::move(in), id, tables_first);
 }
 

@@ -62,6 +62,10 @@ std::unique_ptr<ByteInput> ByteInput::xz(std::unique_ptr<ByteInput> compressed) 
   return in;
 }
 
+std::unique_ptr<ByteInput> ByteInput::xz_if_compressed(std::unique_ptr<ByteInput> in) {
+  return is_xz(in->peek(6)) ? xz(std::move(in)) : std::move(in);
+}
+
 std::uint64_t ByteInput::stored_offset() const { return source_ ? source_->offset() : offset_; }
 
 std::size_t ByteInput::decompress(char* out, std::size_t n) {

@@ -23,6 +23,9 @@ class ByteInput {
   static std::unique_ptr<ByteInput> xz(std::unique_ptr<ByteInput> compressed);
   // Whether `first` (the first bytes of an input) is the xz magic FD 37 7A 58 5A 00.
   static bool is_xz(std::string_view first);
+  // `in` decompressed as it is read when it starts with the xz magic, else `in` itself.
+  static std::unique_ptr<ByteInput> xz_if_compressed(std::unique_ptr<ByteInput> in);
+  bool decompressing() const { return xz_ != nullptr; }
   ~ByteInput();
   ByteInput(const ByteInput&) = delete;
   ByteInput& operator=(const ByteInput&) = delete;

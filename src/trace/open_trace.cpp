@@ -33,13 +33,10 @@ namespace {
 // "kernel-"), else warpscope's text form (whose reader names what it expected).
 std::unique_ptr<TraceSource> open_input(std::unique_ptr<trace::ByteInput> in, const TraceReadOptions& options,
                                         const std::optional<std::filesystem::path>& dir) {
-  std::string_view first = in->peek(16);
   // xz: Accel-Sim distributes its kernel traces compressed; they are read as they decompress.
-  const bool xz = trace::ByteInput::is_xz(first);
-  if (xz) {
-    in = trace::ByteInput::xz(std::move(in));
-    first = in->peek(16);
-  }
+  in = trace::ByteInput::xz_if_compressed(std::move(in));
+  const bool xz = in->decompressing();
+  const std::string_view first = in->peek(16);
   if (first.substr(0, 12) == "-kernel name") return trace::make_accelsim_reader(std::move(in), options);
   if (first.substr(0, 11) == "MemcpyHtoD," || first.substr(0, 7) == "kernel-")
     return trace::make_accelsim_list_reader(std::move(in), dir, options);

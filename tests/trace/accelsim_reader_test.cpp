@@ -294,6 +294,19 @@ TEST(AccelSimTrace, KernelsListErrors) {
                       "'kernel 1.traceg'"),
             std::string::npos);
   EXPECT_NE(list_error("MemcpyHtoD,0x0,4\n").find("the list names no kernel trace file"), std::string::npos);
+  // A .tracez named by a list is refused as when opened alone, when the list reaches it.
+  const auto dir = scratch_dir() / "accelsim_list";
+  write_bytes(dir / "kernel-1.tracez", read_bytes(kData / "kernel-1.traceg"));
+  write_bytes(dir / "kernelslist.g", "kernel-1.tracez\n");
+  auto src = open_trace(dir / "kernelslist.g");
+  WarpAccess r;
+  try {
+    src->next(r);
+    FAIL() << "a .tracez in a list";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("Accel-Sim 2.0's .tracez container is not read"), std::string::npos)
+        << e.what();
+  }
   // From memory (or standard input) a list's files cannot be found.
   EXPECT_NE(read_error("kernel-1.traceg\n", "list").find("an Accel-Sim kernelslist names its kernel files"),
             std::string::npos);
