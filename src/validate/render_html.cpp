@@ -112,8 +112,11 @@ std::string validation_html(const ValidationReport& r) {
   for (std::size_t i = 0; i < header.size(); ++i)
     body += fmt::format("<th{}>{}</th>", i == 0 ? " class=\"l\"" : "", html_escape(header[i]));
   body += "</tr>\n";
+  // Each launch's summary row, once: the table and the launch's section both show its verdict.
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& k : r.kernels) rows.push_back(validate::kernel_summary_row(k));
   for (std::size_t k = 0; k < r.kernels.size(); ++k) {
-    const auto row = validate::kernel_summary_row(r.kernels[k]);
+    const auto& row = rows[k];
     const std::string cls = verdict_class(row.back());
     body += cls.empty() ? "<tr>" : fmt::format("<tr class=\"{}\">", cls);
     for (std::size_t i = 0; i < row.size(); ++i)
@@ -125,7 +128,7 @@ std::string validation_html(const ValidationReport& r) {
   const auto& counter_header = validate::counter_header();
   for (std::size_t k = 0; k < r.kernels.size(); ++k) {
     const KernelValidation& kv = r.kernels[k];
-    const std::string verdict = validate::kernel_summary_row(kv).back();
+    const std::string& verdict = rows[k].back();
     body += fmt::format("<details id=\"l{}\"{}><summary>{} <span class=\"muted\">({}, launch {}): {}</span></summary>\n",
                         k, verdict_class(verdict).empty() ? "" : " open", html_escape(kv.label), html_escape(kv.app),
                         kv.launch + 1, html_escape(verdict));
