@@ -66,6 +66,12 @@ struct ValidationReport {
 
 struct ValidateOptions {
   bool interleave_warps = true;  // as `warpscope analyze` (--no-interleave)
+  // Not empty: each application's records come from the PTX interpreter instead of its trace:
+  // ptx_dir/<app>.ptx run with the buffers and launches of ptx_dir/<app>.run (`warpscope run
+  // --script`); applications without both are left out (a note says which). Without the GPU's SM
+  // placement and timing the cache counters are shown but do not fail (verdict Known); the
+  // exact counters are checked as with a trace.
+  std::filesystem::path ptx_dir;
 };
 
 // InputError naming the file (and line) on bad input: missing files, malformed

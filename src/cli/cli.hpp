@@ -34,5 +34,6 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g);
 Action add_gpus_command(CLI::App& app, const GlobalOptions& g);
 Action add_trace_command(CLI::App& app, const GlobalOptions& g);
 Action add_validate_command(CLI::App& app, const GlobalOptions& g);
+Action add_run_command(CLI::App& app, const GlobalOptions& g);
 
 }  // namespace warpscope::cli

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "analyze/analyzer.hpp"
+#include "cli/analysis.hpp"
 #include "cli/cli.hpp"
 #include "core/parse_number.hpp"
 #include "report/analyze_html.hpp"
@@ -25,24 +26,6 @@
 
 namespace warpscope::cli {
 namespace {
-
-struct AnalyzeArgs {
-  std::string trace;
-  std::string archs = "sm_35,sm_70,sm_90";
-  std::string kernel;
-  std::string json_file, csv_file, html_file;
-  int top = 10;
-  int num_sms = 0;
-  std::string l2_size;
-  std::string gpu;
-  int carveout = -1;
-  std::string shared_capacity;
-  bool flush_dirty = false;
-  bool all_metrics = false;
-  int threads = 0;
-  bool no_interleave = false;
-  std::string sass;  // a SASS listing: atomic operations of kernels whose trace lacks them
-};
 
 using report::dim_text;
 using report::source_text;
@@ -178,12 +161,8 @@ std::string result_csv(const AnalyzeResult& r) {
 
 }  // namespace
 
-Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
-  auto args = std::make_shared<AnalyzeArgs>();
-  auto* cmd = app.add_subcommand("analyze", "run a trace through the memory system of several architectures");
-  cmd->add_option("trace", args->trace,
-                  "trace file (native, text, or Accel-Sim: a kernel-N.traceg or kernelslist.g; '-': standard input)")
-      ->required();
+void add_analysis_options(CLI::App* cmd, AnalysisArgs& a) {
+  auto* args = &a;
   cmd->add_option("--arch", args->archs, "comma-separated architectures ('all' for every one)")->capture_default_str();
   cmd->add_option("--kernel", args->kernel, "only kernels whose name matches this regular expression");
   cmd->add_option("--json", args->json_file, "write the results as JSON to FILE ('-': to standard output, instead of the tables)");
@@ -214,181 +193,195 @@ Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
       ->capture_default_str()
       ->check(CLI::Range(0, 1024));
 
-  return [&g, args]() {
-    const bool json_out = report::is_stdout(args->json_file), csv_out = report::is_stdout(args->csv_file),
-               html_out = report::is_stdout(args->html_file);
-    if (int(json_out) + int(csv_out) + int(html_out) > 1)
-      throw InputError("--json -, --csv - and --html -: only one of them can write to standard output");
-    AnalyzeOptions options;
-    if (!args->kernel.empty()) {
-      try {
-        options.kernel_filter = std::regex(args->kernel);
-      } catch (const std::regex_error& e) {
-        throw InputError(fmt::format("--kernel '{}': not a regular expression ({})", args->kernel, e.what()));
-      }
-      options.kernel_pattern = args->kernel;
-    }
-    if (!args->gpu.empty()) {
-      const GpuModel& gpu = find_gpu_model(args->gpu);
-      if (args->archs == AnalyzeArgs{}.archs) args->archs = gpu.arch;
-      for (const auto* e : database(g).get_list(args->archs))
-        if (parse_arch_name(e->spec.name) != parse_arch_name(gpu.arch))
-          throw InputError(fmt::format("--gpu {} is a {} GPU; --arch {} names another architecture", gpu.key, gpu.arch, e->spec.name));
-      options.memory.num_sms = gpu.sms;
-      options.memory.l2_size = gpu.l2_size;
-      options.memory.gpu_name = gpu.name;
-    }
-    // --sms or --l2-size on top of --gpu: no longer that model.
-    if (args->num_sms > 0 || !args->l2_size.empty()) options.memory.gpu_name.clear();
-    if (args->num_sms > 0) options.memory.num_sms = args->num_sms;
-    options.memory.carveout_percent = args->carveout;
-    if (!args->l2_size.empty()) {
-      auto v = parse_u64(args->l2_size);
-      if (!v || *v == 0 || *v > (1ull << 34)) throw InputError(fmt::format("--l2-size {}: expected a size such as 50M", args->l2_size));
-      options.memory.l2_size = static_cast<std::int64_t>(*v);
-    }
-    if (!args->shared_capacity.empty()) {
-      auto v = parse_u64(args->shared_capacity);
-      if (!v || *v > (1ull << 30)) throw InputError(fmt::format("--l1-config {}: expected a shared-memory size such as 16K or 48K", args->shared_capacity));
-      options.memory.shared_capacity = static_cast<std::int64_t>(*v);
-    }
-    options.flush_dirty_at_kernel_end = args->flush_dirty;
-    options.interleave_warps = !args->no_interleave;
-    options.threads = args->threads;
-    if (!args->sass.empty()) {
-      try {
-        take_from_sass(validate::read_text_file(args->sass), options);
-      } catch (const InputError& e) {
-        throw InputError(fmt::format("--sass {}: {}", args->sass, e.what()));
-      }
-    }
-    const auto archs = database(g).get_list(args->archs);
-    std::vector<const ArchSpec*> specs;
-    for (const auto* e : archs) specs.push_back(&e->spec);
-    // An L1 option that some of the architectures have no use for: say so
-    // rather than ignore it silently.
-    std::string no_carveout, no_split;
-    for (const ArchSpec* a : specs) {
-      if (args->carveout >= 0 && !(a->rules == RulesFamily::Volta && a->unified_l1_shared > 0))
-        no_carveout += (no_carveout.empty() ? "" : ", ") + a->name;
-      if (!args->shared_capacity.empty() && a->unified_l1_shared <= 0)
-        no_split += (no_split.empty() ? "" : ", ") + a->name;
-    }
-    if (!no_carveout.empty())
-      fmt::print(stderr, "warpscope: note: --carveout has no effect on {} (a shared-memory carveout exists from 7.0 on)\n",
-                 no_carveout);
-    if (!no_split.empty())
-      fmt::print(stderr, "warpscope: note: --l1-config has no effect on {} (L1 and shared memory are separate there)\n",
-                 no_split);
+}
 
-    auto trace = open_input_trace(args->trace);
-    report::ProgressBar bar("analyze", trace->file_size());
-    const AnalyzeResult r = analyze_trace(*trace, specs, options, [&](std::uint64_t done, std::uint64_t) {
-      bar.update(done, 0);
-    });
-    bar.finish();
-    std::vector<std::string> notes;  // what stderr says, repeated in the HTML report
-    // What the reader dropped: a recovered .partial's last block, another tool's instructions not modelled.
-    if (const std::string note = trace->summary().note; !note.empty()) {
-      notes.push_back(fmt::format("{}: {}", args->trace, note));
-      fmt::print(stderr, "warpscope: note: {}\n", notes.back());
+int analyze_and_report(const GlobalOptions& g, AnalysisArgs& a, const std::function<std::unique_ptr<TraceSource>()>& open_trace_fn,
+                       const std::string& input_name) {
+  auto* args = &a;
+  const bool json_out = report::is_stdout(args->json_file), csv_out = report::is_stdout(args->csv_file),
+             html_out = report::is_stdout(args->html_file);
+  if (int(json_out) + int(csv_out) + int(html_out) > 1)
+    throw InputError("--json -, --csv - and --html -: only one of them can write to standard output");
+  AnalyzeOptions options;
+  if (!args->kernel.empty()) {
+    try {
+      options.kernel_filter = std::regex(args->kernel);
+    } catch (const std::regex_error& e) {
+      throw InputError(fmt::format("--kernel '{}': not a regular expression ({})", args->kernel, e.what()));
     }
-    // Atomics whose operation is unknown where the operation changes the counts: say how they were counted.
-    std::vector<std::string> by_operation;
-    for (const ArchSpec* a : specs)
-      if (rules::atomic_counts_depend_on_operation(*a)) by_operation.push_back(a->name);
-    if (r.atomics_without_operation > 0 && !by_operation.empty()) {
-      notes.push_back(fmt::format(
-          "{} atomic records name no operation (their trace does not record it); on {} a compare-and-swap and shared "
-          "atomics other than ATOMS.POPC.INC are served differently, so these count as a global add and a shared "
-          "ATOMS.POPC.INC: --sass LISTING names them",
-          r.atomics_without_operation, fmt::join(by_operation, ", ")));
-      fmt::print(stderr, "warpscope: note: {}\n", notes.back());
+    options.kernel_pattern = args->kernel;
+  }
+  if (!args->gpu.empty()) {
+    const GpuModel& gpu = find_gpu_model(args->gpu);
+    if (args->archs == AnalysisArgs{}.archs) args->archs = gpu.arch;
+    for (const auto* e : database(g).get_list(args->archs))
+      if (parse_arch_name(e->spec.name) != parse_arch_name(gpu.arch))
+        throw InputError(fmt::format("--gpu {} is a {} GPU; --arch {} names another architecture", gpu.key, gpu.arch, e->spec.name));
+    options.memory.num_sms = gpu.sms;
+    options.memory.l2_size = gpu.l2_size;
+    options.memory.gpu_name = gpu.name;
+  }
+  // --sms or --l2-size on top of --gpu: no longer that model.
+  if (args->num_sms > 0 || !args->l2_size.empty()) options.memory.gpu_name.clear();
+  if (args->num_sms > 0) options.memory.num_sms = args->num_sms;
+  options.memory.carveout_percent = args->carveout;
+  if (!args->l2_size.empty()) {
+    auto v = parse_u64(args->l2_size);
+    if (!v || *v == 0 || *v > (1ull << 34)) throw InputError(fmt::format("--l2-size {}: expected a size such as 50M", args->l2_size));
+    options.memory.l2_size = static_cast<std::int64_t>(*v);
+  }
+  if (!args->shared_capacity.empty()) {
+    auto v = parse_u64(args->shared_capacity);
+    if (!v || *v > (1ull << 30)) throw InputError(fmt::format("--l1-config {}: expected a shared-memory size such as 16K or 48K", args->shared_capacity));
+    options.memory.shared_capacity = static_cast<std::int64_t>(*v);
+  }
+  options.flush_dirty_at_kernel_end = args->flush_dirty;
+  options.interleave_warps = !args->no_interleave;
+  options.threads = args->threads;
+  if (!args->sass.empty()) {
+    try {
+      take_from_sass(validate::read_text_file(args->sass), options);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("--sass {}: {}", args->sass, e.what()));
     }
-    if (!args->sass.empty()) {
-      // A listing of another program names none of these kernels: say so rather than count nothing.
-      bool matched = false;
-      for (const auto& k : r.archs.at(0).kernels)
-        matched = matched || options.atomics_by_kernel.count(k.info.name) > 0 ||
-                  options.code_bytes_by_kernel.count(k.info.name) > 0;
-      if (!matched)
-        fmt::print(stderr,
-                   "warpscope: warning: --sass {}: no function there is a kernel of this trace, so neither atomic "
-                   "operations nor code sizes come from it\n",
-                   args->sass);
-    }
-    constexpr std::size_t kWarnings = 10;
-    for (std::size_t i = 0; i < r.resumed.size() && i < kWarnings; ++i)
-      fmt::print(stderr, "warpscope: warning: {}\n", resumed_warning(*trace, r.resumed[i]));
-    if (r.resumed.size() > kWarnings)
-      fmt::print(stderr, "warpscope: warning: {} more kernels resume after other kernels' records (--json lists them)\n",
-                 r.resumed.size() - kWarnings);
+  }
+  const auto archs = database(g).get_list(args->archs);
+  std::vector<const ArchSpec*> specs;
+  for (const auto* e : archs) specs.push_back(&e->spec);
+  // An L1 option that some of the architectures have no use for: say so
+  // rather than ignore it silently.
+  std::string no_carveout, no_split;
+  for (const ArchSpec* a : specs) {
+    if (args->carveout >= 0 && !(a->rules == RulesFamily::Volta && a->unified_l1_shared > 0))
+      no_carveout += (no_carveout.empty() ? "" : ", ") + a->name;
+    if (!args->shared_capacity.empty() && a->unified_l1_shared <= 0)
+      no_split += (no_split.empty() ? "" : ", ") + a->name;
+  }
+  if (!no_carveout.empty())
+    fmt::print(stderr, "warpscope: note: --carveout has no effect on {} (a shared-memory carveout exists from 7.0 on)\n",
+               no_carveout);
+  if (!no_split.empty())
+    fmt::print(stderr, "warpscope: note: --l1-config has no effect on {} (L1 and shared memory are separate there)\n",
+               no_split);
 
-    // Files first: a failure to write them is an error before anything is printed.
-    // JSON or CSV on standard output takes the place of the tables.
-    if (!args->json_file.empty() && !json_out)
-      report::write_file_atomically(args->json_file, result_json(r, *trace, args->trace, args->top).dump(2) + "\n");
-    if (!args->csv_file.empty() && !csv_out) report::write_file_atomically(args->csv_file, result_csv(r));
-    if (!args->html_file.empty()) {
-      report::AnalyzeHtmlOptions html;
-      html.trace_path = args->trace;
-      html.top = args->top;
-      html.all_metrics = args->all_metrics;
-      if (!args->gpu.empty()) html.gpu_note = "GPU model: " + find_gpu_model(args->gpu).name + ".";
-      html.notes = notes;
-      for (const auto& k : r.resumed) html.notes.push_back("warning: " + resumed_warning(*trace, k));
-      const std::string page = report::analyze_html(r, *trace, html);
-      if (html_out) report::write_stdout(page);
-      else report::write_file_atomically(args->html_file, page);
-    }
-    if (json_out) report::write_stdout(result_json(r, *trace, args->trace, args->top).dump(2) + "\n");
-    if (csv_out) report::write_stdout(result_csv(r));
-    if (json_out || csv_out || html_out) return 0;
+  auto trace = open_trace_fn();
+  report::ProgressBar bar("analyze", trace->file_size());
+  const AnalyzeResult r = analyze_trace(*trace, specs, options, [&](std::uint64_t done, std::uint64_t) {
+    bar.update(done, 0);
+  });
+  bar.finish();
+  std::vector<std::string> notes;  // what stderr says, repeated in the HTML report
+  // What the reader dropped: a recovered .partial's last block, another tool's instructions not modelled.
+  if (const std::string note = trace->summary().note; !note.empty()) {
+    notes.push_back(fmt::format("{}: {}", input_name, note));
+    fmt::print(stderr, "warpscope: note: {}\n", notes.back());
+  }
+  // Atomics whose operation is unknown where the operation changes the counts: say how they were counted.
+  std::vector<std::string> by_operation;
+  for (const ArchSpec* a : specs)
+    if (rules::atomic_counts_depend_on_operation(*a)) by_operation.push_back(a->name);
+  if (r.atomics_without_operation > 0 && !by_operation.empty()) {
+    notes.push_back(fmt::format(
+        "{} atomic records name no operation (their trace does not record it); on {} a compare-and-swap and shared "
+        "atomics other than ATOMS.POPC.INC are served differently, so these count as a global add and a shared "
+        "ATOMS.POPC.INC: --sass LISTING names them",
+        r.atomics_without_operation, fmt::join(by_operation, ", ")));
+    fmt::print(stderr, "warpscope: note: {}\n", notes.back());
+  }
+  if (!args->sass.empty()) {
+    // A listing of another program names none of these kernels: say so rather than count nothing.
+    bool matched = false;
+    for (const auto& k : r.archs.at(0).kernels)
+      matched = matched || options.atomics_by_kernel.count(k.info.name) > 0 ||
+                options.code_bytes_by_kernel.count(k.info.name) > 0;
+    if (!matched)
+      fmt::print(stderr,
+                 "warpscope: warning: --sass {}: no function there is a kernel of this trace, so neither atomic "
+                 "operations nor code sizes come from it\n",
+                 args->sass);
+  }
+  constexpr std::size_t kWarnings = 10;
+  for (std::size_t i = 0; i < r.resumed.size() && i < kWarnings; ++i)
+    fmt::print(stderr, "warpscope: warning: {}\n", resumed_warning(*trace, r.resumed[i]));
+  if (r.resumed.size() > kWarnings)
+    fmt::print(stderr, "warpscope: warning: {} more kernels resume after other kernels' records (--json lists them)\n",
+               r.resumed.size() - kWarnings);
 
-    fmt::print("trace {}: {} records, {} analysed in {:.2f} s\n", args->trace, r.records_read, r.records_analyzed, r.seconds);
-    if (!args->gpu.empty())
-      fmt::print("  GPU model: {}{}\n", find_gpu_model(args->gpu).name,
-                 options.memory.gpu_name.empty() ? " (its SM count or L2 size replaced by --sms / --l2-size)" : "");
-    for (const auto& a : r.archs) {
-      std::string desc = a.memory_description;
-      while (!desc.empty() && desc.back() == '\n') desc.pop_back();
-      std::string indented;
-      for (char c : desc) indented += c == '\n' ? std::string("\n      ") : std::string(1, c);
-      fmt::print("  {}: {}\n", a.arch->name, indented);
-    }
-    if (r.archs.empty() || r.archs.front().kernels.empty()) {
-      fmt::print("\nno kernel{}\n", options.kernel_filter ? " matches --kernel " + args->kernel : "");
-      return 0;
-    }
-    fmt::print(
-        "\nfrom: rules = fixed by the access pattern (coalescing, banks), as the hardware counts it where that is "
-        "deterministic; caches = the modelled cache state (hits, L2, DRAM), an estimate (docs/VALIDATION.md: its error "
-        "on the H100)\n");
-    for (std::size_t k = 0; k < r.archs.front().kernels.size(); ++k) {
-      const auto& info = r.archs.front().kernels[k].info;
-      fmt::print("\nkernel {} '{}'  grid {}  block {}  ({} records)\n", info.id, info.name, dim_text(info.grid), dim_text(info.block),
-                 r.archs.front().kernels[k].records);
-      // The L1 each architecture gave the kernel where the carveout leaves it a share.
-      std::string l1;
-      for (const auto& a : r.archs)
-        if (a.arch->unified_l1_shared > 0 && k < a.kernels.size())
-          l1 += fmt::format("{}{} {} KB ({} KB shared)", l1.empty() ? "" : ", ", a.arch->name,
-                            a.kernels[k].l1_bytes / 1024, a.kernels[k].shared_capacity / 1024);
-      if (!l1.empty()) fmt::print("L1 per SM: {}\n", l1);
-      // The launch's own reads (memory/launch_reads.hpp), part of dram.read_bytes and of no instruction's.
-      std::string launch;
-      for (const auto& a : r.archs)
-        if (k < a.kernels.size() && a.kernels[k].launch_dram_read_bytes > 0)
-          launch += fmt::format("{}{} {} B", launch.empty() ? "" : ", ", a.arch->name, a.kernels[k].launch_dram_read_bytes);
-      if (!launch.empty())
-        fmt::print("DRAM reads of the launch itself ({} B of code + launch data), counted in dram.read_bytes: {}\n",
-                   r.archs.front().kernels[k].code_bytes, launch);
-      fmt::print("{}", kernel_table(r, k, args->all_metrics));
-    }
-    if (args->top > 0) fmt::print("\ntop {} instructions by bytes wasted on {}:\n{}", args->top, r.archs.front().arch->name,
-                                  top_table(r, *trace, args->top));
+  // Files first: a failure to write them is an error before anything is printed.
+  // JSON or CSV on standard output takes the place of the tables.
+  if (!args->json_file.empty() && !json_out)
+    report::write_file_atomically(args->json_file, result_json(r, *trace, input_name, args->top).dump(2) + "\n");
+  if (!args->csv_file.empty() && !csv_out) report::write_file_atomically(args->csv_file, result_csv(r));
+  if (!args->html_file.empty()) {
+    report::AnalyzeHtmlOptions html;
+    html.trace_path = input_name;
+    html.top = args->top;
+    html.all_metrics = args->all_metrics;
+    if (!args->gpu.empty()) html.gpu_note = "GPU model: " + find_gpu_model(args->gpu).name + ".";
+    html.notes = notes;
+    for (const auto& k : r.resumed) html.notes.push_back("warning: " + resumed_warning(*trace, k));
+    const std::string page = report::analyze_html(r, *trace, html);
+    if (html_out) report::write_stdout(page);
+    else report::write_file_atomically(args->html_file, page);
+  }
+  if (json_out) report::write_stdout(result_json(r, *trace, input_name, args->top).dump(2) + "\n");
+  if (csv_out) report::write_stdout(result_csv(r));
+  if (json_out || csv_out || html_out) return 0;
+
+  fmt::print("trace {}: {} records, {} analysed in {:.2f} s\n", input_name, r.records_read, r.records_analyzed, r.seconds);
+  if (!args->gpu.empty())
+    fmt::print("  GPU model: {}{}\n", find_gpu_model(args->gpu).name,
+               options.memory.gpu_name.empty() ? " (its SM count or L2 size replaced by --sms / --l2-size)" : "");
+  for (const auto& a : r.archs) {
+    std::string desc = a.memory_description;
+    while (!desc.empty() && desc.back() == '\n') desc.pop_back();
+    std::string indented;
+    for (char c : desc) indented += c == '\n' ? std::string("\n      ") : std::string(1, c);
+    fmt::print("  {}: {}\n", a.arch->name, indented);
+  }
+  if (r.archs.empty() || r.archs.front().kernels.empty()) {
+    fmt::print("\nno kernel{}\n", options.kernel_filter ? " matches --kernel " + args->kernel : "");
     return 0;
-  };
+  }
+  fmt::print(
+      "\nfrom: rules = fixed by the access pattern (coalescing, banks), as the hardware counts it where that is "
+      "deterministic; caches = the modelled cache state (hits, L2, DRAM), an estimate (docs/VALIDATION.md: its error "
+      "on the H100)\n");
+  for (std::size_t k = 0; k < r.archs.front().kernels.size(); ++k) {
+    const auto& info = r.archs.front().kernels[k].info;
+    fmt::print("\nkernel {} '{}'  grid {}  block {}  ({} records)\n", info.id, info.name, dim_text(info.grid), dim_text(info.block),
+               r.archs.front().kernels[k].records);
+    // The L1 each architecture gave the kernel where the carveout leaves it a share.
+    std::string l1;
+    for (const auto& a : r.archs)
+      if (a.arch->unified_l1_shared > 0 && k < a.kernels.size())
+        l1 += fmt::format("{}{} {} KB ({} KB shared)", l1.empty() ? "" : ", ", a.arch->name,
+                          a.kernels[k].l1_bytes / 1024, a.kernels[k].shared_capacity / 1024);
+    if (!l1.empty()) fmt::print("L1 per SM: {}\n", l1);
+    // The launch's own reads (memory/launch_reads.hpp), part of dram.read_bytes and of no instruction's.
+    std::string launch;
+    for (const auto& a : r.archs)
+      if (k < a.kernels.size() && a.kernels[k].launch_dram_read_bytes > 0)
+        launch += fmt::format("{}{} {} B", launch.empty() ? "" : ", ", a.arch->name, a.kernels[k].launch_dram_read_bytes);
+    if (!launch.empty())
+      fmt::print("DRAM reads of the launch itself ({} B of code + launch data), counted in dram.read_bytes: {}\n",
+                 r.archs.front().kernels[k].code_bytes, launch);
+    fmt::print("{}", kernel_table(r, k, args->all_metrics));
+  }
+  if (args->top > 0) fmt::print("\ntop {} instructions by bytes wasted on {}:\n{}", args->top, r.archs.front().arch->name,
+                                top_table(r, *trace, args->top));
+  return 0;
+}
+
+Action add_analyze_command(CLI::App& app, const GlobalOptions& g) {
+  auto args = std::make_shared<AnalysisArgs>();
+  auto trace = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand("analyze", "run a trace through the memory system of several architectures");
+  cmd->add_option("trace", *trace,
+                  "trace file (native, text, or Accel-Sim: a kernel-N.traceg or kernelslist.g; '-': standard input)")
+      ->required();
+  add_analysis_options(cmd, *args);
+  return [&g, args, trace]() { return analyze_and_report(g, *args, [&] { return open_input_trace(*trace); }, *trace); };
 }
 
 }  // namespace warpscope::cli

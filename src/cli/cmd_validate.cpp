@@ -17,6 +17,7 @@ struct ValidateArgs {
   std::string dir;
   std::string json_file, markdown_file, doc_file, html_file;
   bool no_interleave = false;
+  std::string ptx_dir;
 };
 
 }  // namespace
@@ -35,6 +36,9 @@ Action add_validate_command(CLI::App& app, const GlobalOptions& g) {
                   "write the comparison as one HTML page to FILE: model against hardware as pictures, a row per "
                   "launch, every counter ('-': to standard output, instead of the table)");
   cmd->add_flag("--no-interleave", args->no_interleave, "replay records in trace order (as analyze --no-interleave)");
+  cmd->add_option("--ptx", args->ptx_dir,
+                  "take each application's records from warpscope's PTX interpreter instead of its trace: DIR/<app>.ptx run "
+                  "with DIR/<app>.run (as `warpscope run --script`); exact counters are checked, cache counters shown only");
 
   return [&g, args]() {
     const bool json_out = report::is_stdout(args->json_file), markdown_out = report::is_stdout(args->markdown_file),
@@ -46,6 +50,7 @@ Action add_validate_command(CLI::App& app, const GlobalOptions& g) {
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     ValidateOptions options;
     options.interleave_warps = !args->no_interleave;
+    options.ptx_dir = args->ptx_dir;
     ValidationReport report = validate_directory(dir, database(g), options);
     report.dir = dir;
     // Files first, each written whole or not at all; the doc's markers are checked before anything is written.

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   cli::Action gpus_action = cli::add_gpus_command(app, global);
   cli::Action trace_action = cli::add_trace_command(app, global);
   cli::Action validate_action = cli::add_validate_command(app, global);
+  cli::Action run_action = cli::add_run_command(app, global);
 
   try {
     app.parse(argc, argv);
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
     if (cmd == "gpus") return gpus_action();
     if (cmd == "trace") return trace_action();
     if (cmd == "validate") return validate_action();
+    if (cmd == "run") return run_action();
     return 2;
   } catch (const LaneExprError& e) {
     fmt::print(stderr, "warpscope: error: {}\n{}\n", e.what(), e.caret());

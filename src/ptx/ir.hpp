@@ -1,0 +1,141 @@
+// The decoded form of a PTX module that the interpreter runs: functions of
+// instructions with resolved operands (registers by index, labels by
+// instruction index, variables by symbol index). The parser builds it once;
+// nothing here is looked up by name while a kernel runs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "warpscope/types.hpp"
+
+namespace warpscope::ptx {
+
+// PTX fundamental types (PTX ISA 5.2.2). Pred is a predicate register.
+enum class Type : std::uint8_t { None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, F32, F64, Pred };
+
+int type_bytes(Type t);  // Pred: 1, None: 0
+bool is_signed(Type t);
+bool is_float(Type t);
+
+enum class Opcode : std::uint8_t {
+  Unsupported,
+  Mov, Ld, St, Cvta, CvtaTo, Cvt, Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not,
+  Cnot, Shl, Shr, Setp, Selp, Slct, Bra, Ret, Exit, Bar, BarWarp, Nop, Atom, Red, Shfl, Vote, Activemask, Fma, Rcp,
+  Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Copysign, Testp, Call, Sad,
+  Isspacep, Trap, Dp4a,
+};
+
+enum class SpecialReg : std::uint8_t {
+  Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid, Clock, Clock64, Globaltimer,
+  LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe, DynamicSmemSize, TotalSmemSize,
+};
+
+// Where a state-space qualifier points. Generic: no qualifier (addresses of any window).
+enum class StateSpace : std::uint8_t { Generic, Global, Shared, Local, Const, Param, Reg };
+
+enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+enum class BoolOp : std::uint8_t { None, And, Or, Xor };
+enum class Rounding : std::uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+enum class MulMode : std::uint8_t { Lo, Hi, Wide };
+enum class ShflMode : std::uint8_t { Up, Down, Bfly, Idx };
+enum class VoteMode : std::uint8_t { All, Any, Uni, Ballot };
+enum class BarMode : std::uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
+
+enum class OperandKind : std::uint8_t { None, Reg, Imm, Special, Address, Vector, Label, Symbol, Sink };
+
+struct Operand {
+  OperandKind kind = OperandKind::None;
+  bool negate = false;            // a predicate source written !%p
+  SpecialReg special{};           // Special
+  std::uint8_t component = 0;     // Special: x, y, z (0, 1, 2)
+  std::uint8_t count = 0;         // Vector: registers in regs
+  std::int32_t reg = -1;          // Reg; Address: base register (-1: none)
+  std::int32_t symbol = -1;       // Symbol, Address: the variable (-1: none)
+  std::int64_t offset = 0;        // Address: byte offset
+  std::uint64_t imm = 0;          // Imm: the bits, in the type the instruction reads it as
+  std::uint32_t label = 0;        // Label: instruction index
+  std::array<std::int32_t, 4> regs{{-1, -1, -1, -1}};  // Vector (-1: the sink '_')
+};
+
+struct Instruction {
+  Opcode op = Opcode::Unsupported;
+  Type type = Type::None;   // the instruction's type; cvt: the destination type
+  Type type2 = Type::None;  // cvt: source type; setp/slct: comparand type
+  StateSpace space = StateSpace::Generic;
+  CacheOp cache = CacheOp::Default;
+  AtomicOp atomic = AtomicOp::Unknown;
+  CmpOp cmp = CmpOp::Eq;
+  BoolOp bool_op = BoolOp::None;
+  Rounding rounding = Rounding::None;
+  MulMode mul = MulMode::Lo;
+  ShflMode shfl = ShflMode::Idx;
+  VoteMode vote = VoteMode::All;
+  BarMode bar = BarMode::Sync;
+  bool ftz = false, sat = false, approx = false, uniform = false, shift_clamp = false, shift_left = false;
+  bool pair_dest = false;      // setp/shfl writing d|p
+  bool result_unused = false;  // atom whose result no instruction reads: the SASS is a reduction (RED)
+  std::uint8_t vec = 1;        // ld/st/atom: 1, 2, 4 or 8 elements
+  std::int32_t guard = -1;     // @%p: predicate register, -1 none
+  bool guard_negated = false;
+  std::uint32_t callee = 0;    // Call: function index
+  std::uint32_t reconverge = 0;  // Bra: where diverged lanes meet again (immediate post-dominator)
+  std::uint32_t ptx_line = 0;    // line in the PTX file
+  std::int32_t loc_file = -1;    // .loc: source file index and line, -1 when none
+  std::uint32_t loc_line = 0;
+  std::string text;            // the opcode as written, for errors ("tex.2d.v4.f32.f32")
+  std::vector<Operand> operands;  // destination(s) first, as PTX writes them
+};
+
+// A .global/.const/.shared/.local variable, or a function parameter.
+struct Variable {
+  std::string name;
+  StateSpace space = StateSpace::Global;
+  Type type = Type::None;        // the element type as declared
+  std::uint64_t size = 0;        // bytes (0: an extern array of unknown size, dynamic shared memory)
+  std::uint32_t align = 1;
+  std::uint64_t offset = 0;      // Const/Shared/Local/Param: offset in its space's area
+  std::vector<std::uint8_t> init;  // initial bytes (global and const), may be shorter than size
+  bool is_extern = false;
+  std::int32_t owner = -1;       // the function that declares it (Local, Param, function-level Shared), -1: module
+};
+
+struct Register {
+  std::string name;
+  Type type = Type::B32;
+};
+
+struct Function {
+  std::string name;
+  bool is_kernel = false;
+  bool is_extern = false;          // declared only (vprintf, ...)
+  std::vector<std::int32_t> params;       // symbols of the formal parameters, in order
+  std::vector<std::int32_t> returns;      // symbols of the return parameters
+  std::vector<Register> registers;
+  std::vector<Instruction> code;
+  std::uint64_t local_bytes = 0;   // its .local variables
+  std::uint64_t param_bytes = 0;   // its formal and call-site parameters (per thread)
+  std::uint32_t ptx_line = 0;
+};
+
+struct Module {
+  std::string path;                // for messages
+  std::string version, target;
+  int address_size = 64;
+  std::vector<Function> functions;
+  std::vector<Variable> symbols;
+  std::vector<std::string> files;  // .file index -> path ("" where not declared)
+  std::uint64_t const_bytes = 0;   // the module's .const variables, laid out in order
+  std::uint64_t static_shared_bytes = 0;  // module-level .shared variables
+  std::unordered_map<std::string, std::uint32_t> function_index;
+
+  const Function* find_function(const std::string& name) const {
+    auto it = function_index.find(name);
+    return it == function_index.end() ? nullptr : &functions[it->second];
+  }
+};
+
+}  // namespace warpscope::ptx

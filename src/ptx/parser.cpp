@@ -1,0 +1,1147 @@
+#include "ptx/parser.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <charconv>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+
+#include "ptx/lexer.hpp"
+#include "ptx/reconvergence.hpp"
+
+namespace warpscope::ptx {
+namespace {
+
+// A literal as written: its kind decides how it becomes the bits of the type an instruction reads.
+enum class Literal : std::uint8_t { Int, F32Bits, F64Bits, Decimal };
+
+struct Number {
+  Literal kind = Literal::Int;
+  std::uint64_t bits = 0;  // Int: the value; F32Bits/F64Bits: the bits; Decimal: the double's bits
+};
+
+std::optional<std::uint64_t> parse_digits(std::string_view s, int base) {
+  if (s.empty()) return std::nullopt;
+  std::uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<Number> parse_number(std::string_view w) {
+  if (w.empty() || !(w[0] >= '0' && w[0] <= '9')) return std::nullopt;
+  if (w.size() > 2 && w[0] == '0' && (w[1] == 'f' || w[1] == 'F') && w.size() == 10) {
+    auto v = parse_digits(w.substr(2), 16);
+    if (!v) return std::nullopt;
+    return Number{Literal::F32Bits, *v};
+  }
+  if (w.size() > 2 && w[0] == '0' && (w[1] == 'd' || w[1] == 'D') && w.size() == 18) {
+    auto v = parse_digits(w.substr(2), 16);
+    if (!v) return std::nullopt;
+    return Number{Literal::F64Bits, *v};
+  }
+  std::string_view body = w;
+  if (!body.empty() && (body.back() == 'U' || body.back() == 'u')) body.remove_suffix(1);
+  if (body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X')) {
+    auto v = parse_digits(body.substr(2), 16);
+    if (!v) return std::nullopt;
+    return Number{Literal::Int, *v};
+  }
+  if (body.size() > 2 && body[0] == '0' && (body[1] == 'b' || body[1] == 'B')) {
+    auto v = parse_digits(body.substr(2), 2);
+    if (!v) return std::nullopt;
+    return Number{Literal::Int, *v};
+  }
+  if (body.find_first_of(".eE") != std::string_view::npos) {
+    double d = 0;
+    auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), d);
+    if (ec != std::errc() || p != w.data() + w.size()) return std::nullopt;
+    return Number{Literal::Decimal, std::bit_cast<std::uint64_t>(d)};
+  }
+  auto v = body.size() > 1 && body[0] == '0' ? parse_digits(body.substr(1), 8) : parse_digits(body, 10);
+  if (!v) return std::nullopt;
+  return Number{Literal::Int, *v};
+}
+
+std::optional<Type> parse_type(std::string_view s) {
+  static const std::unordered_map<std::string_view, Type> kTypes = {
+      {"b8", Type::B8},     {"b16", Type::B16},   {"b32", Type::B32},     {"b64", Type::B64},   {"b128", Type::B128},
+      {"u8", Type::U8},     {"u16", Type::U16},   {"u32", Type::U32},     {"u64", Type::U64},   {"s8", Type::S8},
+      {"s16", Type::S16},   {"s32", Type::S32},   {"s64", Type::S64},     {"f16", Type::F16},   {"f16x2", Type::F16x2},
+      {"bf16", Type::BF16}, {"f32", Type::F32},   {"f64", Type::F64},     {"pred", Type::Pred}};
+  auto it = kTypes.find(s);
+  if (it == kTypes.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<StateSpace> parse_space(std::string_view s) {
+  if (s == "global") return StateSpace::Global;
+  if (s == "shared" || s == "shared::cta") return StateSpace::Shared;
+  if (s == "local") return StateSpace::Local;
+  if (s == "const") return StateSpace::Const;
+  if (s == "param" || s == "param::entry" || s == "param::func") return StateSpace::Param;
+  return std::nullopt;
+}
+
+std::optional<SpecialReg> parse_special(std::string_view name, std::uint8_t& component) {
+  component = 0;
+  std::string_view base = name;
+  if (auto dot = name.find('.'); dot != std::string_view::npos) {
+    base = name.substr(0, dot);
+    const std::string_view c = name.substr(dot + 1);
+    if (c == "x") component = 0;
+    else if (c == "y") component = 1;
+    else if (c == "z") component = 2;
+    else return std::nullopt;
+    if (base != "%tid" && base != "%ntid" && base != "%ctaid" && base != "%nctaid") return std::nullopt;
+  }
+  static const std::unordered_map<std::string_view, SpecialReg> kSpecial = {
+      {"%tid", SpecialReg::Tid},
+      {"%ntid", SpecialReg::Ntid},
+      {"%ctaid", SpecialReg::Ctaid},
+      {"%nctaid", SpecialReg::Nctaid},
+      {"%laneid", SpecialReg::Laneid},
+      {"%warpid", SpecialReg::Warpid},
+      {"%nwarpid", SpecialReg::Nwarpid},
+      {"%smid", SpecialReg::Smid},
+      {"%nsmid", SpecialReg::Nsmid},
+      {"%gridid", SpecialReg::Gridid},
+      {"%clock", SpecialReg::Clock},
+      {"%clock64", SpecialReg::Clock64},
+      {"%globaltimer", SpecialReg::Globaltimer},
+      {"%lanemask_eq", SpecialReg::LanemaskEq},
+      {"%lanemask_lt", SpecialReg::LanemaskLt},
+      {"%lanemask_le", SpecialReg::LanemaskLe},
+      {"%lanemask_gt", SpecialReg::LanemaskGt},
+      {"%lanemask_ge", SpecialReg::LanemaskGe},
+      {"%dynamic_smem_size", SpecialReg::DynamicSmemSize},
+      {"%total_smem_size", SpecialReg::TotalSmemSize}};
+  auto it = kSpecial.find(base);
+  if (it == kSpecial.end()) return std::nullopt;
+  return it->second;
+}
+
+struct OpcodeInfo {
+  Opcode op;
+};
+
+const std::unordered_map<std::string_view, Opcode>& opcode_table() {
+  static const std::unordered_map<std::string_view, Opcode> kOps = {
+      {"mov", Opcode::Mov},       {"ld", Opcode::Ld},         {"ldu", Opcode::Ld},          {"st", Opcode::St},
+      {"cvta", Opcode::Cvta},     {"cvt", Opcode::Cvt},       {"add", Opcode::Add},         {"sub", Opcode::Sub},
+      {"mul", Opcode::Mul},       {"mad", Opcode::Mad},       {"mul24", Opcode::Mul24},     {"mad24", Opcode::Mad24},
+      {"div", Opcode::Div},       {"rem", Opcode::Rem},       {"abs", Opcode::Abs},         {"neg", Opcode::Neg},
+      {"min", Opcode::Min},       {"max", Opcode::Max},       {"and", Opcode::And},         {"or", Opcode::Or},
+      {"xor", Opcode::Xor},       {"not", Opcode::Not},       {"cnot", Opcode::Cnot},       {"shl", Opcode::Shl},
+      {"shr", Opcode::Shr},       {"setp", Opcode::Setp},     {"selp", Opcode::Selp},       {"slct", Opcode::Slct},
+      {"bra", Opcode::Bra},       {"ret", Opcode::Ret},       {"exit", Opcode::Exit},       {"bar", Opcode::Bar},
+      {"barrier", Opcode::Bar},   {"membar", Opcode::Nop},    {"fence", Opcode::Nop},       {"atom", Opcode::Atom},
+      {"red", Opcode::Red},       {"shfl", Opcode::Shfl},     {"vote", Opcode::Vote},       {"activemask", Opcode::Activemask},
+      {"fma", Opcode::Fma},       {"rcp", Opcode::Rcp},       {"sqrt", Opcode::Sqrt},       {"rsqrt", Opcode::Rsqrt},
+      {"ex2", Opcode::Ex2},       {"lg2", Opcode::Lg2},       {"sin", Opcode::Sin},         {"cos", Opcode::Cos},
+      {"tanh", Opcode::Tanh},     {"popc", Opcode::Popc},     {"clz", Opcode::Clz},         {"brev", Opcode::Brev},
+      {"bfe", Opcode::Bfe},       {"bfi", Opcode::Bfi},       {"prmt", Opcode::Prmt},       {"lop3", Opcode::Lop3},
+      {"shf", Opcode::Shf},       {"copysign", Opcode::Copysign}, {"testp", Opcode::Testp}, {"call", Opcode::Call},
+      {"sad", Opcode::Sad},       {"isspacep", Opcode::Isspacep}, {"trap", Opcode::Trap},   {"prefetch", Opcode::Nop},
+      {"prefetchu", Opcode::Nop}, {"nanosleep", Opcode::Nop}, {"pmevent", Opcode::Nop},     {"dp4a", Opcode::Dp4a},
+      {"griddepcontrol", Opcode::Nop}};
+  return kOps;
+}
+
+// How many of an instruction's leading operands it writes.
+int dest_count(const Instruction& in) {
+  switch (in.op) {
+    case Opcode::St: case Opcode::Red: case Opcode::Bra: case Opcode::Ret: case Opcode::Exit: case Opcode::Nop:
+    case Opcode::Trap: case Opcode::BarWarp: case Opcode::Call: case Opcode::Unsupported:
+      return 0;
+    case Opcode::Bar:
+      return in.bar == BarMode::Sync || in.bar == BarMode::Arrive ? 0 : 1;
+    case Opcode::Setp: case Opcode::Shfl:
+      return in.pair_dest ? 2 : 1;
+    default:
+      return 1;
+  }
+}
+
+// The type an instruction reads source operand `i` (an index into operands) as.
+Type source_type(const Instruction& in, std::size_t i, int dests) {
+  const std::size_t s = i - static_cast<std::size_t>(dests);  // index among sources
+  switch (in.op) {
+    case Opcode::Cvt: return in.type2;
+    case Opcode::Setp: return s == 2 ? Type::Pred : in.type;
+    case Opcode::Selp: return s == 2 ? Type::Pred : in.type;
+    case Opcode::Slct: return s == 2 ? in.type2 : in.type;
+    case Opcode::Shl: case Opcode::Shr: return s == 1 ? Type::U32 : in.type;
+    case Opcode::Shf: return s == 2 ? Type::U32 : in.type;
+    case Opcode::Bfe: return s >= 1 ? Type::U32 : in.type;
+    case Opcode::Bfi: return s >= 2 ? Type::U32 : in.type;
+    case Opcode::Mad:
+      if (in.mul == MulMode::Wide && s == 2) {
+        return is_signed(in.type) ? Type::S64 : Type::U64;
+      }
+      return in.type;
+    case Opcode::Shfl: case Opcode::Prmt: case Opcode::Lop3: case Opcode::Activemask: return Type::B32;
+    case Opcode::Vote: return s == 0 ? Type::Pred : Type::B32;
+    case Opcode::BarWarp: case Opcode::Bar: return Type::U32;
+    case Opcode::St: return in.type;
+    default: return in.type;
+  }
+}
+
+std::uint64_t literal_bits(const Number& n, Type t, bool& ok) {
+  ok = true;
+  if (t == Type::F32) {
+    float f = 0;
+    switch (n.kind) {
+      case Literal::F32Bits: return n.bits;
+      case Literal::F64Bits: f = static_cast<float>(std::bit_cast<double>(n.bits)); break;
+      case Literal::Decimal: f = static_cast<float>(std::bit_cast<double>(n.bits)); break;
+      case Literal::Int: f = static_cast<float>(static_cast<std::int64_t>(n.bits)); break;
+    }
+    return std::bit_cast<std::uint32_t>(f);
+  }
+  if (t == Type::F64) {
+    switch (n.kind) {
+      case Literal::F32Bits: return std::bit_cast<std::uint64_t>(static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(n.bits))));
+      case Literal::F64Bits: case Literal::Decimal: return n.bits;
+      case Literal::Int: return std::bit_cast<std::uint64_t>(static_cast<double>(static_cast<std::int64_t>(n.bits)));
+    }
+  }
+  if (n.kind == Literal::Decimal) {
+    ok = false;
+    return 0;
+  }
+  const int bytes = type_bytes(t);
+  if (bytes == 0 || bytes >= 8) return n.bits;
+  return n.bits & ((std::uint64_t{1} << (bytes * 8)) - 1);
+}
+
+struct PendingLabel {
+  std::size_t inst, operand;
+  std::string name;
+  std::uint32_t line;
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& path) : path_(path), toks_(tokenize(text, path)) { m_.path = path; }
+
+  Module run() {
+    while (!at_end()) module_statement();
+    for (auto& f : m_.functions)
+      if (!f.is_extern && f.code.empty() && f.ptx_line == 0) f.is_extern = true;
+    return std::move(m_);
+  }
+
+ private:
+  const std::string& path_;
+  std::vector<Token> toks_;
+  std::size_t i_ = 0;
+  Module m_;
+  std::unordered_map<std::string, std::int32_t> module_symbols_;
+  // Inside a function body: scopes of registers and symbols ({ ... } blocks), labels.
+  std::vector<std::unordered_map<std::string, std::int32_t>> reg_scopes_, sym_scopes_;
+  std::unordered_map<std::string, std::uint32_t> labels_;
+  std::vector<PendingLabel> pending_;
+  std::int32_t loc_file_ = -1;
+  std::uint32_t loc_line_ = 0;
+
+  // --- tokens
+  const Token& peek(std::size_t k = 0) const { return toks_[std::min(i_ + k, toks_.size() - 1)]; }
+  bool at_end() const { return peek().kind == TokenKind::End; }
+  const Token& take() {
+    const Token& t = toks_[i_];
+    if (t.kind != TokenKind::End) ++i_;
+    return t;
+  }
+  bool is_punct(char c, std::size_t k = 0) const {
+    return peek(k).kind == TokenKind::Punct && peek(k).text[0] == c;
+  }
+  bool is_word(std::string_view w, std::size_t k = 0) const { return peek(k).kind == TokenKind::Word && peek(k).text == w; }
+  [[noreturn]] void fail(const std::string& msg) const { fail_at(path_, peek().line, msg); }
+  std::string found() const {
+    const Token& t = peek();
+    if (t.kind == TokenKind::End) return "the end of the file";
+    return fmt::format("'{}'", t.text);
+  }
+  void expect(char c) {
+    if (!is_punct(c)) fail(fmt::format("expected '{}', found {}", c, found()));
+    take();
+  }
+  std::string_view word(const char* what) {
+    if (peek().kind != TokenKind::Word) fail(fmt::format("expected {}, found {}", what, found()));
+    return take().text;
+  }
+  std::uint64_t integer(const char* what) {
+    const Token& t = peek();
+    auto n = t.kind == TokenKind::Word ? parse_number(t.text) : std::nullopt;
+    if (!n || n->kind != Literal::Int) fail(fmt::format("expected {}, found {}", what, found()));
+    take();
+    return n->bits;
+  }
+  void skip_to_semicolon() {
+    while (!at_end() && !is_punct(';')) take();
+    if (is_punct(';')) take();
+  }
+  // Skips a balanced { ... } starting at the current '{'.
+  void skip_block() {
+    int depth = 0;
+    do {
+      if (is_punct('{')) ++depth;
+      if (is_punct('}')) --depth;
+      take();
+    } while (depth > 0 && !at_end());
+  }
+
+  // --- module level
+  void module_statement() {
+    const Token& t = peek();
+    if (t.kind != TokenKind::Word) fail(fmt::format("expected a directive, found {}", found()));
+    const std::string_view w = t.text;
+    if (w == ".version") {
+      take();
+      m_.version = std::string(word("a PTX version"));
+    } else if (w == ".target") {
+      take();
+      m_.target = std::string(word("a target such as sm_90"));
+      while (is_punct(',')) {
+        take();
+        word("a target option");
+      }
+    } else if (w == ".address_size") {
+      take();
+      const auto n = integer("32 or 64");
+      if (n != 64 && n != 32) fail(fmt::format("address size {}: expected 32 or 64", n));
+      m_.address_size = static_cast<int>(n);
+    } else if (w == ".file") {
+      take();
+      const auto index = integer("a file number");
+      if (peek().kind != TokenKind::String) fail(fmt::format("expected a file name in quotes, found {}", found()));
+      const std::string name(take().text);
+      if (index > 100000) fail(fmt::format(".file {}: file number too large", index));
+      if (m_.files.size() <= index) m_.files.resize(index + 1);
+      m_.files[index] = name;
+      while (is_punct(',')) {
+        take();
+        integer("a number");
+      }
+    } else if (w == ".section") {
+      take();
+      word("a section name");
+      if (is_punct('{')) skip_block();
+    } else if (w == ".visible" || w == ".extern" || w == ".weak" || w == ".common" || w == ".entry" || w == ".func" ||
+               w == ".global" || w == ".const" || w == ".shared" || w == ".local" || w == ".tex" || w == ".texref" ||
+               w == ".samplerref" || w == ".surfref") {
+      linked_declaration();
+    } else if (w == ".alias" || w == ".pragma") {
+      take();
+      skip_to_semicolon();
+    } else {
+      fail(fmt::format("unknown directive {}", found()));
+    }
+  }
+
+  void linked_declaration() {
+    bool is_extern = false;
+    while (is_word(".visible") || is_word(".extern") || is_word(".weak") || is_word(".common")) {
+      is_extern = is_extern || peek().text == ".extern";
+      take();
+    }
+    if (is_word(".entry") || is_word(".func")) {
+      function(is_extern);
+      return;
+    }
+    const std::string_view w = word("a declaration");
+    auto space = parse_space(w.substr(1));
+    if (!space || *space == StateSpace::Param || *space == StateSpace::Local) {
+      // .tex, .surfref, ...: textures and surfaces are not interpreted; accept the declaration.
+      if (w == ".tex" || w == ".texref" || w == ".samplerref" || w == ".surfref") {
+        skip_to_semicolon();
+        return;
+      }
+      fail(fmt::format("'{}' declarations at module level are not supported", w));
+    }
+    variable(*space, is_extern, -1);
+  }
+
+  // `[.align N] [.vN] .type name[dims] [= init];` after the state space.
+  std::int32_t variable(StateSpace space, bool is_extern, std::int32_t owner, bool in_list = false) {
+    Variable v;
+    v.space = space;
+    v.is_extern = is_extern;
+    v.owner = owner;
+    Type type = Type::None;
+    int vec = 1;
+    while (peek().kind == TokenKind::Word && peek().text.starts_with(".")) {
+      const std::string_view mod = take().text.substr(1);
+      if (mod == "align") {
+        const auto a = integer("an alignment");
+        if (a == 0 || a > 4096 || (a & (a - 1)) != 0) fail(fmt::format(".align {}: expected a power of two up to 4096", a));
+        v.align = static_cast<std::uint32_t>(a);
+      } else if (mod == "v2" || mod == "v4" || mod == "v8") {
+        vec = mod[1] - '0';
+      } else if (mod == "ptr" || mod == "global" || mod == "shared" || mod == "const" || mod == "local") {
+        // kernel pointer parameter attributes (.ptr .global .align N): no effect here
+      } else if (auto t = parse_type(mod)) {
+        type = *t;
+      } else {
+        fail(fmt::format("unknown variable attribute '.{}'", mod));
+      }
+    }
+    if (type == Type::None) fail(fmt::format("expected a type (.u32, .b8, ...) before {}", found()));
+    v.type = vec == 1 ? type : Type::B8;
+    const int elem = type_bytes(type) * vec;
+    if (v.align < static_cast<std::uint32_t>(elem) && v.align == 1) v.align = static_cast<std::uint32_t>(std::min(elem, 16));
+    v.name = std::string(word("a variable name"));
+    std::uint64_t count = 1;
+    bool unsized = false;
+    while (is_punct('[')) {
+      take();
+      if (is_punct(']')) {
+        unsized = true;
+        count = 0;
+      } else {
+        const auto n = integer("an array size");
+        if (n > (1ull << 34)) fail(fmt::format("array size {} is too large", n));
+        count *= n;
+      }
+      expect(']');
+    }
+    v.size = unsized ? 0 : count * static_cast<std::uint64_t>(elem);
+    if (v.size > (1ull << 34)) fail(fmt::format("variable {} is too large ({} bytes)", v.name, v.size));
+    if (is_punct('=')) {
+      take();
+      initializer(v, type);
+    }
+    const auto index = static_cast<std::int32_t>(m_.symbols.size());
+    if (owner < 0) {
+      if (space == StateSpace::Const) {
+        m_.const_bytes = (m_.const_bytes + v.align - 1) / v.align * v.align;
+        v.offset = m_.const_bytes;
+        m_.const_bytes += v.size;
+      }
+      module_symbols_[v.name] = index;
+    } else {
+      sym_scopes_.back()[v.name] = index;
+    }
+    m_.symbols.push_back(std::move(v));
+    if (!in_list) {
+      if (is_punct(',')) fail("declaring several variables in one statement is not supported");
+      expect(';');
+    }
+    return index;
+  }
+
+  void initializer(Variable& v, Type type) {
+    const int bytes = type_bytes(type);
+    auto element = [&]() {
+      bool negative = false;
+      if (is_punct('-')) {
+        take();
+        negative = true;
+      }
+      const Token& t = peek();
+      auto n = t.kind == TokenKind::Word ? parse_number(t.text) : std::nullopt;
+      if (!n) {
+        if (t.kind == TokenKind::Word && (t.text == "generic" || module_symbols_.count(std::string(t.text))))
+          fail("initialising a variable with an address is not supported");
+        fail(fmt::format("expected a number in the initialiser, found {}", found()));
+      }
+      take();
+      if (negative) {
+        if (n->kind == Literal::Int) n->bits = ~n->bits + 1;
+        else if (n->kind == Literal::Decimal) n->bits ^= 1ull << 63;
+        else n->bits ^= n->kind == Literal::F32Bits ? (1ull << 31) : (1ull << 63);
+      }
+      bool ok = true;
+      const std::uint64_t bits = literal_bits(*n, type, ok);
+      if (!ok) fail("a decimal number initialises an integer variable");
+      for (int b = 0; b < bytes; ++b) v.init.push_back(static_cast<std::uint8_t>(bits >> (8 * b)));
+    };
+    std::function<void()> list = [&]() {
+      if (is_punct('{')) {
+        take();
+        if (!is_punct('}')) {
+          list();
+          while (is_punct(',')) {
+            take();
+            list();
+          }
+        }
+        expect('}');
+      } else {
+        element();
+      }
+    };
+    list();
+    if (v.size == 0 && !v.init.empty()) v.size = v.init.size();
+    if (v.init.size() > v.size) fail(fmt::format("initialiser of {} has {} bytes, the variable {}", v.name, v.init.size(), v.size));
+  }
+
+  // --- functions
+  void function(bool is_extern) {
+    const bool kernel = take().text == ".entry";
+    Function f;
+    f.is_kernel = kernel;
+    f.ptx_line = 0;
+    const auto index = static_cast<std::uint32_t>(m_.functions.size());
+    sym_scopes_.assign(1, {});
+    reg_scopes_.assign(1, {});
+    labels_.clear();
+    pending_.clear();
+    std::vector<std::int32_t> returns;
+    if (!kernel && is_punct('(')) returns = param_list(static_cast<std::int32_t>(index), f);
+    const std::uint32_t line = peek().line;
+    f.name = std::string(word("a function name"));
+    std::vector<std::int32_t> params;
+    if (is_punct('(')) params = param_list(static_cast<std::int32_t>(index), f);
+    // Performance directives and attributes up to the body.
+    while (!at_end() && !is_punct('{') && !is_punct(';')) {
+      if (is_word(".pragma")) {
+        skip_to_semicolon();
+        continue;
+      }
+      take();
+    }
+    f.params = params;
+    f.returns = returns;
+    // A declaration (.extern, or a prototype before the definition) may precede the definition.
+    std::uint32_t slot = index;
+    if (auto it = m_.function_index.find(f.name); it != m_.function_index.end()) slot = it->second;
+    if (is_punct(';')) {
+      take();
+      f.is_extern = true;
+      if (slot == index) {
+        m_.function_index[f.name] = index;
+        m_.functions.push_back(std::move(f));
+      }
+      return;
+    }
+    f.is_extern = false;
+    f.ptx_line = line;
+    if (slot == index) {
+      m_.function_index[f.name] = index;
+      m_.functions.push_back(Function{});
+    } else if (!m_.functions[slot].is_extern) {
+      fail(fmt::format("function {} is defined twice", f.name));
+    }
+    // Parameters were declared with the provisional index; a definition after a declaration keeps the first slot.
+    for (auto s : f.params) m_.symbols[s].owner = static_cast<std::int32_t>(slot);
+    for (auto s : f.returns) m_.symbols[s].owner = static_cast<std::int32_t>(slot);
+    body(f, slot);
+    m_.functions[slot] = std::move(f);
+    (void)is_extern;
+  }
+
+  std::vector<std::int32_t> param_list(std::int32_t owner, Function& f) {
+    expect('(');
+    std::vector<std::int32_t> out;
+    while (!is_punct(')')) {
+      if (!is_word(".param") && !is_word(".reg")) fail(fmt::format("expected .param, found {}", found()));
+      if (is_word(".reg")) fail("register parameters (.reg) are not supported");
+      take();
+      const auto s = variable(StateSpace::Param, false, owner, true);
+      Variable& v = m_.symbols[s];
+      f.param_bytes = (f.param_bytes + v.align - 1) / v.align * v.align;
+      v.offset = f.param_bytes;
+      f.param_bytes += v.size;
+      out.push_back(s);
+      if (is_punct(',')) take();
+      else if (!is_punct(')')) fail(fmt::format("expected ',' or ')' in the parameter list, found {}", found()));
+    }
+    expect(')');
+    return out;
+  }
+
+  std::int32_t find_reg(std::string_view name) const {
+    for (auto it = reg_scopes_.rbegin(); it != reg_scopes_.rend(); ++it)
+      if (auto r = it->find(std::string(name)); r != it->end()) return r->second;
+    return -1;
+  }
+  std::int32_t find_symbol(std::string_view name) const {
+    for (auto it = sym_scopes_.rbegin(); it != sym_scopes_.rend(); ++it)
+      if (auto r = it->find(std::string(name)); r != it->end()) return r->second;
+    if (auto r = module_symbols_.find(std::string(name)); r != module_symbols_.end()) return r->second;
+    return -1;
+  }
+
+  void register_declaration(Function& f) {
+    take();  // .reg
+    Type type = Type::None;
+    while (peek().kind == TokenKind::Word && peek().text.starts_with(".")) {
+      const std::string_view mod = take().text.substr(1);
+      if (auto t = parse_type(mod)) type = *t;
+      else if (mod == "v2" || mod == "v4") fail("vector registers are not supported");
+      else fail(fmt::format("unknown register attribute '.{}'", mod));
+    }
+    if (type == Type::None) fail(fmt::format("expected a register type, found {}", found()));
+    while (true) {
+      const std::string name(word("a register name"));
+      if (is_punct('<')) {
+        take();
+        const auto n = integer("a register count");
+        expect('>');
+        if (n > (1u << 20)) fail(fmt::format("{} registers: too many", n));
+        for (std::uint64_t k = 0; k < n; ++k) add_register(f, name + std::to_string(k), type);
+      } else {
+        add_register(f, name, type);
+      }
+      if (!is_punct(',')) break;
+      take();
+    }
+    expect(';');
+  }
+  void add_register(Function& f, std::string name, Type type) {
+    const auto r = static_cast<std::int32_t>(f.registers.size());
+    reg_scopes_.back()[name] = r;
+    f.registers.push_back({std::move(name), type});
+  }
+
+  void body(Function& f, std::uint32_t index) {
+    expect('{');
+    int depth = 1;
+    while (depth > 0) {
+      if (at_end()) fail(fmt::format("function {} is not closed: expected '}}'", f.name));
+      const Token& t = peek();
+      if (t.kind == TokenKind::Punct && t.text[0] == '{') {
+        take();
+        ++depth;
+        reg_scopes_.emplace_back();
+        sym_scopes_.emplace_back();
+        continue;
+      }
+      if (t.kind == TokenKind::Punct && t.text[0] == '}') {
+        take();
+        if (--depth > 0) {
+          reg_scopes_.pop_back();
+          sym_scopes_.pop_back();
+        }
+        continue;
+      }
+      if (t.kind == TokenKind::Word && t.text == ".reg") {
+        register_declaration(f);
+      } else if (t.kind == TokenKind::Word && (t.text == ".local" || t.text == ".shared" || t.text == ".param")) {
+        const auto space = *parse_space(take().text.substr(1));
+        const auto s = variable(space, false, static_cast<std::int32_t>(index));
+        Variable& v = m_.symbols[s];
+        if (space == StateSpace::Local) {
+          f.local_bytes = (f.local_bytes + v.align - 1) / v.align * v.align;
+          v.offset = f.local_bytes;
+          f.local_bytes += v.size;
+        } else if (space == StateSpace::Param) {
+          f.param_bytes = (f.param_bytes + v.align - 1) / v.align * v.align;
+          v.offset = f.param_bytes;
+          f.param_bytes += v.size;
+        }
+      } else if (t.kind == TokenKind::Word && (t.text == ".global" || t.text == ".const")) {
+        fail(fmt::format("'{}' variables inside a function are not supported", t.text));
+      } else if (t.kind == TokenKind::Word && t.text == ".loc") {
+        take();
+        const std::uint32_t line = t.line;
+        const auto file = integer("a file number");
+        const auto src_line = integer("a line number");
+        loc_file_ = file > 100000 ? -1 : static_cast<std::int32_t>(file);
+        loc_line_ = static_cast<std::uint32_t>(std::min<std::uint64_t>(src_line, UINT32_MAX));
+        while (!at_end() && peek().line == line) take();  // column, function_name, inlined_at ...
+      } else if (t.kind == TokenKind::Word && (t.text == ".pragma" || t.text == ".maxnreg")) {
+        skip_to_semicolon();
+      } else if (t.kind == TokenKind::Word && is_punct(':', 1)) {
+        const std::string name(take().text);
+        take();
+        if (is_word(".callprototype", 0)) {
+          skip_to_semicolon();  // an indirect call's prototype: calls through it are unsupported
+          continue;
+        }
+        if (!labels_.emplace(name, static_cast<std::uint32_t>(f.code.size())).second) fail(fmt::format("label {} is defined twice", name));
+      } else {
+        instruction(f);
+      }
+    }
+    for (const auto& p : pending_) {
+      auto it = labels_.find(p.name);
+      if (it == labels_.end()) fail_at(path_, p.line, fmt::format("unknown label or name '{}'", p.name));
+      f.code[p.inst].operands[p.operand].label = it->second;
+    }
+    atom_results(f);
+    set_reconvergence(f);
+  }
+
+  // An atom whose destination no instruction reads: ptxas emits a reduction (RED) for it.
+  static void atom_results(Function& f) {
+    std::vector<std::uint32_t> reads(f.registers.size(), 0);
+    for (const auto& in : f.code) {
+      const int d = dest_count(in);
+      for (std::size_t k = 0; k < in.operands.size(); ++k) {
+        const Operand& o = in.operands[k];
+        if (o.kind == OperandKind::Address && o.reg >= 0) ++reads[o.reg];
+        if (static_cast<int>(k) < d) continue;
+        if (o.kind == OperandKind::Reg) ++reads[o.reg];
+        if (o.kind == OperandKind::Vector)
+          for (int j = 0; j < o.count; ++j)
+            if (o.regs[j] >= 0) ++reads[o.regs[j]];
+      }
+      if (in.guard >= 0) ++reads[in.guard];
+    }
+    for (auto& in : f.code)
+      if (in.op == Opcode::Atom && !in.operands.empty() && in.operands[0].kind == OperandKind::Reg && reads[in.operands[0].reg] == 0)
+        in.result_unused = true;
+  }
+
+  void instruction(Function& f) {
+    Instruction in;
+    in.ptx_line = peek().line;
+    in.loc_file = loc_file_;
+    in.loc_line = loc_line_;
+    if (is_punct('@')) {
+      take();
+      if (is_punct('!')) {
+        take();
+        in.guard_negated = true;
+      }
+      const std::string_view p = word("a predicate register");
+      in.guard = find_reg(p);
+      if (in.guard < 0) fail(fmt::format("unknown predicate register {}", p));
+    }
+    const std::string_view opword = word("an instruction");
+    in.text = std::string(opword);
+    decode_opcode(in, opword);
+    if (in.op == Opcode::Call) {
+      call_operands(f, in);
+    } else {
+      bool pair = false;
+      while (!is_punct(';')) {
+        if (at_end()) fail(fmt::format("expected ';' after '{}'", in.text));
+        in.operands.push_back(operand(f, in));
+        if (is_punct('|')) {
+          take();
+          pair = true;
+          in.operands.push_back(operand(f, in));
+        }
+        if (is_punct(',')) take();
+        else if (!is_punct(';')) fail(fmt::format("expected ',' or ';' after an operand of '{}', found {}", in.text, found()));
+      }
+      in.pair_dest = pair;
+    }
+    take();  // ;
+    check_operands(in);
+    f.code.push_back(std::move(in));
+  }
+
+  void decode_opcode(Instruction& in, std::string_view w) {
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t dot = w.find('.', start);
+      parts.push_back(w.substr(start, dot - start));
+      if (dot == std::string_view::npos) break;
+      start = dot + 1;
+    }
+    const auto& table = opcode_table();
+    auto it = table.find(parts[0]);
+    if (it == table.end()) {
+      in.op = Opcode::Unsupported;
+      return;
+    }
+    in.op = it->second;
+    if (parts[0] == "ldu") in.cache = CacheOp::Default;
+    std::vector<Type> types;
+    bool unsupported = false;
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+      const std::string_view x = parts[k];
+      if (auto t = parse_type(x)) {
+        types.push_back(*t);
+        continue;
+      }
+      if (x.starts_with("L1::") || x.starts_with("L2::") || x == "relaxed" || x == "acquire" || x == "release" ||
+          x == "acq_rel" || x == "sc" || x == "weak" || x == "volatile" || x == "mmio" || x == "cta" || x == "gpu" ||
+          x == "sys" || x == "cluster" || x == "gl" || x == "aligned" || x == "sync" || x == "to" || x == "noftz" ||
+          x == "full" || x == "L2" || x == "L1" || x == "launch_dependents" || x == "wait") {
+        if (x == "to") in.op = in.op == Opcode::Cvta ? Opcode::CvtaTo : in.op;
+        if (x == "sync" && in.op == Opcode::Bar) in.bar = BarMode::Sync;
+        continue;
+      }
+      if (in.op == Opcode::Bar) {
+        if (x == "warp") in.op = Opcode::BarWarp;
+        else if (x == "arrive") in.bar = BarMode::Arrive;
+        else if (x == "red") in.bar = BarMode::RedPopc;
+        else if (x == "popc") in.bar = BarMode::RedPopc;
+        else if (x == "and") in.bar = BarMode::RedAnd;
+        else if (x == "or") in.bar = BarMode::RedOr;
+        else unsupported = true;
+        continue;
+      }
+      if (auto s = parse_space(x)) {
+        in.space = *s;
+        continue;
+      }
+      if (x == "shared::cluster") {
+        unsupported = true;
+        continue;
+      }
+      if (in.op == Opcode::Ld || in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red) {
+        if (x == "ca") { in.cache = CacheOp::Ca; continue; }
+        if (x == "cg") { in.cache = CacheOp::Cg; continue; }
+        if (x == "cs") { in.cache = CacheOp::Cs; continue; }
+        if (x == "lu") { in.cache = CacheOp::Lu; continue; }
+        if (x == "cv") { in.cache = CacheOp::Cv; continue; }
+        if (x == "wb") { in.cache = CacheOp::Wb; continue; }
+        if (x == "wt") { in.cache = CacheOp::Wt; continue; }
+        if (x == "nc") { in.cache = CacheOp::Nc; continue; }
+        if (x == "v2" || x == "v4" || x == "v8") { in.vec = static_cast<std::uint8_t>(x[1] - '0'); continue; }
+        if (in.op == Opcode::Atom || in.op == Opcode::Red) {
+          static const std::unordered_map<std::string_view, AtomicOp> kAtomic = {
+              {"add", AtomicOp::Add}, {"min", AtomicOp::Min},   {"max", AtomicOp::Max}, {"inc", AtomicOp::Inc},
+              {"dec", AtomicOp::Dec}, {"and", AtomicOp::And},   {"or", AtomicOp::Or},   {"xor", AtomicOp::Xor},
+              {"exch", AtomicOp::Exch}, {"cas", AtomicOp::Cas}};
+          if (auto a = kAtomic.find(x); a != kAtomic.end()) {
+            in.atomic = a->second;
+            continue;
+          }
+        }
+        unsupported = true;
+        continue;
+      }
+      if (in.op == Opcode::Setp) {
+        static const std::unordered_map<std::string_view, CmpOp> kCmp = {
+            {"eq", CmpOp::Eq},   {"ne", CmpOp::Ne},   {"lt", CmpOp::Lt},   {"le", CmpOp::Le},   {"gt", CmpOp::Gt},
+            {"ge", CmpOp::Ge},   {"lo", CmpOp::Lo},   {"ls", CmpOp::Ls},   {"hi", CmpOp::Hi},   {"hs", CmpOp::Hs},
+            {"equ", CmpOp::Equ}, {"neu", CmpOp::Neu}, {"ltu", CmpOp::Ltu}, {"leu", CmpOp::Leu}, {"gtu", CmpOp::Gtu},
+            {"geu", CmpOp::Geu}, {"num", CmpOp::Num}, {"nan", CmpOp::Nan}};
+        if (auto c = kCmp.find(x); c != kCmp.end()) {
+          in.cmp = c->second;
+          continue;
+        }
+        if (x == "and") { in.bool_op = BoolOp::And; continue; }
+        if (x == "or") { in.bool_op = BoolOp::Or; continue; }
+        if (x == "xor") { in.bool_op = BoolOp::Xor; continue; }
+        if (x == "ftz") { in.ftz = true; continue; }
+        unsupported = true;
+        continue;
+      }
+      if (in.op == Opcode::Shfl) {
+        if (x == "up") { in.shfl = ShflMode::Up; continue; }
+        if (x == "down") { in.shfl = ShflMode::Down; continue; }
+        if (x == "bfly") { in.shfl = ShflMode::Bfly; continue; }
+        if (x == "idx") { in.shfl = ShflMode::Idx; continue; }
+        unsupported = true;
+        continue;
+      }
+      if (in.op == Opcode::Vote) {
+        if (x == "all") { in.vote = VoteMode::All; continue; }
+        if (x == "any") { in.vote = VoteMode::Any; continue; }
+        if (x == "uni") { in.vote = VoteMode::Uni; continue; }
+        if (x == "ballot") { in.vote = VoteMode::Ballot; continue; }
+        unsupported = true;
+        continue;
+      }
+      if (in.op == Opcode::Testp) {
+        static const std::unordered_map<std::string_view, std::uint8_t> kTest = {
+            {"finite", 0}, {"infinite", 1}, {"number", 2}, {"notanumber", 3}, {"normal", 4}, {"subnormal", 5}};
+        if (auto c = kTest.find(x); c != kTest.end()) {
+          in.cmp = static_cast<CmpOp>(c->second);
+          continue;
+        }
+        unsupported = true;
+        continue;
+      }
+      if (in.op == Opcode::Shf) {
+        if (x == "l") { in.shift_left = true; continue; }
+        if (x == "r") { in.shift_left = false; continue; }
+        if (x == "clamp") { in.shift_clamp = true; continue; }
+        if (x == "wrap") { in.shift_clamp = false; continue; }
+        unsupported = true;
+        continue;
+      }
+      if (x == "lo") { in.mul = MulMode::Lo; continue; }
+      if (x == "hi") { in.mul = MulMode::Hi; continue; }
+      if (x == "wide") { in.mul = MulMode::Wide; continue; }
+      if (x == "uni") { in.uniform = true; continue; }
+      if (x == "ftz") { in.ftz = true; continue; }
+      if (x == "sat") { in.sat = true; continue; }
+      if (x == "approx") { in.approx = true; continue; }
+      static const std::unordered_map<std::string_view, Rounding> kRound = {
+          {"rn", Rounding::Rn}, {"rz", Rounding::Rz}, {"rm", Rounding::Rm}, {"rp", Rounding::Rp},
+          {"rni", Rounding::Rni}, {"rzi", Rounding::Rzi}, {"rmi", Rounding::Rmi}, {"rpi", Rounding::Rpi}};
+      if (auto r = kRound.find(x); r != kRound.end()) {
+        in.rounding = r->second;
+        continue;
+      }
+      unsupported = true;
+    }
+    if (in.op == Opcode::Bra || in.op == Opcode::Call) in.uniform = false;  // .uni on bra/call: a hint only
+    if (!types.empty()) in.type = types[0];
+    if (types.size() > 1) in.type2 = types[1];
+    if (in.op == Opcode::Setp && in.type == Type::None) unsupported = true;
+    if (in.op == Opcode::Cvt && (types.size() != 2)) unsupported = true;
+    if (in.type == Type::F16 || in.type == Type::F16x2 || in.type == Type::BF16 || in.type == Type::B128 ||
+        ((in.type2 == Type::F16x2 || in.type2 == Type::BF16) && in.op != Opcode::Cvt))
+      unsupported = in.op != Opcode::Ld && in.op != Opcode::St && in.op != Opcode::Mov && in.op != Opcode::Cvt;
+    if (in.op == Opcode::Cvt && (in.type == Type::F16x2 || in.type == Type::BF16 || in.type2 == Type::F16x2 || in.type2 == Type::BF16 ||
+                                 in.type == Type::B128 || in.type2 == Type::B128))
+      unsupported = true;
+    if (unsupported) in.op = Opcode::Unsupported;
+  }
+
+  Operand operand(Function& f, Instruction& in) {
+    Operand o;
+    if (is_punct('[')) {
+      take();
+      o.kind = OperandKind::Address;
+      if (peek().kind == TokenKind::Word) {
+        const std::string_view w = peek().text;
+        if (auto n = parse_number(w)) {
+          take();
+          if (n->kind != Literal::Int) fail("a floating-point address");
+          o.offset = static_cast<std::int64_t>(n->bits);
+        } else {
+          take();
+          if (w.starts_with("%")) {
+            o.reg = find_reg(w);
+            if (o.reg < 0) fail_at(path_, peek().line, fmt::format("unknown register {}", w));
+          } else {
+            o.symbol = find_symbol(w);
+            if (o.symbol < 0) fail_at(path_, peek().line, fmt::format("unknown variable {}", w));
+          }
+        }
+      } else {
+        fail(fmt::format("expected an address, found {}", found()));
+      }
+      while (is_punct('+') || is_punct('-')) {
+        bool negative = take().text[0] == '-';
+        if (is_punct('-')) {
+          take();
+          negative = !negative;
+        }
+        const auto n = integer("an address offset");
+        o.offset += negative ? -static_cast<std::int64_t>(n) : static_cast<std::int64_t>(n);
+      }
+      expect(']');
+      return o;
+    }
+    if (is_punct('{')) {
+      take();
+      o.kind = OperandKind::Vector;
+      while (!is_punct('}')) {
+        if (o.count == 4) fail("vectors of more than 4 registers are not supported");
+        const std::string_view w = word("a register");
+        if (w == "_") {
+          o.regs[o.count++] = -1;
+        } else {
+          const auto r = find_reg(w);
+          if (r < 0) fail_at(path_, peek().line, fmt::format("unknown register {}", w));
+          o.regs[o.count++] = r;
+        }
+        if (is_punct(',')) take();
+        else if (!is_punct('}')) fail(fmt::format("expected ',' or '}}' in a vector, found {}", found()));
+      }
+      take();
+      return o;
+    }
+    if (is_punct('!')) {
+      take();
+      o = operand(f, in);
+      o.negate = true;
+      return o;
+    }
+    bool negative = false;
+    if (is_punct('-')) {
+      take();
+      negative = true;
+    }
+    const Token& t = peek();
+    if (t.kind != TokenKind::Word) fail(fmt::format("expected an operand of '{}', found {}", in.text, found()));
+    const std::string_view w = t.text;
+    const std::uint32_t line = t.line;
+    take();
+    if (auto n = parse_number(w)) {
+      o.kind = OperandKind::Imm;
+      if (negative) {
+        if (n->kind == Literal::Int) n->bits = ~n->bits + 1;
+        else if (n->kind == Literal::F32Bits) n->bits ^= 1ull << 31;
+        else n->bits ^= 1ull << 63;
+      }
+      o.imm = n->bits;
+      o.component = static_cast<std::uint8_t>(n->kind);  // the literal kind until check_operands types it
+      return o;
+    }
+    if (negative) fail_at(path_, line, fmt::format("'-' before {}: only a number can be negated", w));
+    if (w.starts_with("%")) {
+      if (auto r = find_reg(w); r >= 0) {
+        o.kind = OperandKind::Reg;
+        o.reg = r;
+        return o;
+      }
+      std::uint8_t component = 0;
+      if (auto s = parse_special(w, component)) {
+        o.kind = OperandKind::Special;
+        o.special = *s;
+        o.component = component;
+        return o;
+      }
+      fail_at(path_, line, fmt::format("unknown register {}", w));
+    }
+    if (w == "_") {
+      o.kind = OperandKind::Sink;
+      return o;
+    }
+    if (auto s = find_symbol(w); s >= 0) {
+      o.kind = OperandKind::Symbol;
+      o.symbol = s;
+      return o;
+    }
+    if (m_.function_index.count(std::string(w))) fail_at(path_, line, "function addresses (indirect calls) are not supported");
+    o.kind = OperandKind::Label;
+    pending_.push_back({f.code.size(), in.operands.size(), std::string(w), line});
+    return o;
+  }
+
+  // call[.uni] [(ret),] func[, (args)];
+  void call_operands(Function& f, Instruction& in) {
+    (void)f;
+    std::vector<std::int32_t> rets, args;
+    auto param_names = [&](std::vector<std::int32_t>& out) {
+      expect('(');
+      while (!is_punct(')')) {
+        const std::string_view w = word("a parameter");
+        const auto s = find_symbol(w);
+        if (s < 0) fail(fmt::format("unknown parameter {}", w));
+        out.push_back(s);
+        if (is_punct(',')) take();
+      }
+      expect(')');
+    };
+    if (is_punct('(')) {
+      param_names(rets);
+      expect(',');
+    }
+    const std::string_view name = word("a function name");
+    auto it = m_.function_index.find(std::string(name));
+    if (it == m_.function_index.end()) {
+      if (name.starts_with("%")) {
+        in.op = Opcode::Unsupported;  // an indirect call through a register
+        in.text += " (indirect)";
+        skip_to_semicolon_keep();
+        return;
+      }
+      fail(fmt::format("call of an undeclared function {}", name));
+    }
+    in.callee = it->second;
+    if (is_punct(',')) {
+      take();
+      param_names(args);
+    }
+    if (is_punct(',')) fail("calls with a prototype (indirect calls) are not supported");
+    Operand o;
+    o.kind = OperandKind::Symbol;
+    for (auto s : rets) {
+      o.symbol = s;
+      o.negate = true;  // marks a return parameter
+      in.operands.push_back(o);
+    }
+    for (auto s : args) {
+      o.symbol = s;
+      o.negate = false;
+      in.operands.push_back(o);
+    }
+    if (!is_punct(';')) fail(fmt::format("expected ';' after the call, found {}", found()));
+  }
+  void skip_to_semicolon_keep() {
+    while (!at_end() && !is_punct(';')) take();
+  }
+
+  // Types the immediates and checks the operand count and kinds the interpreter relies on.
+  void check_operands(Instruction& in) {
+    if (in.op == Opcode::Unsupported || in.op == Opcode::Call) return;
+    const int dests = dest_count(in);
+    for (std::size_t k = 0; k < in.operands.size(); ++k) {
+      Operand& o = in.operands[k];
+      if (o.kind != OperandKind::Imm) continue;
+      if (static_cast<int>(k) < dests) fail_at(path_, in.ptx_line, fmt::format("'{}' writes to a number", in.text));
+      const Number n{static_cast<Literal>(o.component), o.imm};
+      Type t = source_type(in, k, dests);
+      if ((in.op == Opcode::Mul || in.op == Opcode::Mad) && in.mul == MulMode::Wide && in.op == Opcode::Mad &&
+          k - dests == 2)
+        t = is_signed(in.type) ? Type::S64 : Type::U64;
+      bool ok = true;
+      o.imm = literal_bits(n, t == Type::Pred ? Type::U32 : t, ok);
+      if (!ok) fail_at(path_, in.ptx_line, fmt::format("'{}': a decimal number where an integer is read", in.text));
+      o.component = 0;
+    }
+    const auto need = [&](std::size_t n) {
+      if (in.operands.size() < n)
+        fail_at(path_, in.ptx_line, fmt::format("'{}' takes {} operands, found {}", in.text, n, in.operands.size()));
+    };
+    switch (in.op) {
+      case Opcode::Ld:
+        need(2);
+        if (in.operands[1].kind != OperandKind::Address) fail_at(path_, in.ptx_line, fmt::format("'{}': expected an address [..] as the second operand", in.text));
+        break;
+      case Opcode::St:
+        need(2);
+        if (in.operands[0].kind != OperandKind::Address) fail_at(path_, in.ptx_line, fmt::format("'{}': expected an address [..] as the first operand", in.text));
+        break;
+      case Opcode::Atom:
+        need(3);
+        if (in.operands[1].kind != OperandKind::Address) fail_at(path_, in.ptx_line, fmt::format("'{}': expected an address [..] as the second operand", in.text));
+        break;
+      case Opcode::Red:
+        need(2);
+        if (in.operands[0].kind != OperandKind::Address) fail_at(path_, in.ptx_line, fmt::format("'{}': expected an address [..] as the first operand", in.text));
+        break;
+      case Opcode::Bra:
+        need(1);
+        if (in.operands[0].kind != OperandKind::Label) fail_at(path_, in.ptx_line, fmt::format("'{}': expected a label", in.text));
+        break;
+      case Opcode::Mad: case Opcode::Mad24: case Opcode::Fma: case Opcode::Selp: case Opcode::Slct: case Opcode::Bfe:
+      case Opcode::Prmt: case Opcode::Sad: case Opcode::Dp4a:
+        need(4);
+        break;
+      case Opcode::Bfi: need(5); break;
+      case Opcode::Lop3: need(5); break;
+      case Opcode::Shf: need(4); break;
+      case Opcode::Setp: need(3); break;
+      case Opcode::Shfl: need(5); break;
+      case Opcode::Vote: need(3); break;
+      case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Mul24: case Opcode::Div: case Opcode::Rem:
+      case Opcode::Min: case Opcode::Max: case Opcode::And: case Opcode::Or: case Opcode::Xor: case Opcode::Shl:
+      case Opcode::Shr: case Opcode::Copysign:
+        need(3);
+        break;
+      case Opcode::Mov: case Opcode::Cvt: case Opcode::Cvta: case Opcode::CvtaTo: case Opcode::Abs: case Opcode::Neg:
+      case Opcode::Not: case Opcode::Cnot: case Opcode::Rcp: case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Ex2:
+      case Opcode::Lg2: case Opcode::Sin: case Opcode::Cos: case Opcode::Tanh: case Opcode::Popc: case Opcode::Clz:
+      case Opcode::Brev: case Opcode::Testp: case Opcode::Isspacep:
+        need(2);
+        break;
+      case Opcode::Activemask: need(1); break;
+      case Opcode::Bar:
+        need(1);
+        break;
+      default: break;
+    }
+    if (in.op == Opcode::Ld || in.op == Opcode::St) {
+      const Operand& v = in.operands[in.op == Opcode::Ld ? 0 : 1];
+      if (in.vec > 1 && !(v.kind == OperandKind::Vector && v.count == in.vec))
+        fail_at(path_, in.ptx_line, fmt::format("'{}': expected a vector of {} registers", in.text, in.vec));
+      if (in.vec == 1 && v.kind == OperandKind::Vector)
+        fail_at(path_, in.ptx_line, fmt::format("'{}': a vector operand without .v2/.v4", in.text));
+      if (in.vec == 8) in.op = Opcode::Unsupported;
+    }
+    if ((in.op == Opcode::Atom || in.op == Opcode::Red) && in.vec != 1) in.op = Opcode::Unsupported;
+    // Writes go to registers (or the sink) only.
+    for (int k = 0; k < dests && k < static_cast<int>(in.operands.size()); ++k) {
+      const auto kind = in.operands[k].kind;
+      if (kind != OperandKind::Reg && kind != OperandKind::Vector && kind != OperandKind::Sink)
+        fail_at(path_, in.ptx_line, fmt::format("'{}': operand {} must be a register", in.text, k + 1));
+    }
+  }
+};
+
+}  // namespace
+
+Module parse_module(std::string_view text, const std::string& path) { return Parser(text, path).run(); }
+
+}  // namespace warpscope::ptx
