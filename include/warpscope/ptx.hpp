@@ -19,7 +19,7 @@ namespace warpscope {
 struct PtxBuffer {
   enum class Fill { Zero, Iota, Random, Index, File, Bytes };
   std::string name;
-  std::uint64_t bytes = 0;       // File: 0 takes the file's size; Bytes: 0 takes data's
+  std::uint64_t bytes = 0;       // File: 0 takes the file's size, a larger size repeats it; Bytes: 0 takes data's
   // Iota: 32-bit words 0, 1, 2, ...; Random: splitmix64 bytes; Index: 32-bit words splitmix64(seed)
   // modulo range, a random gather's indices (the validation suite's index tables are made so).
   Fill fill = Fill::Zero;
@@ -43,7 +43,8 @@ struct PtxRunOptions {
   std::uint64_t max_warp_instructions = 1ull << 36;  // per launch; an endless loop stops here with an error
 };
 
-// "NAME=SIZE[:zero|:iota|:random[:SEED]|:index:RANGE[:SEED]]" or "NAME=@FILE" (the file's bytes).
+// "NAME=SIZE[:zero|:iota|:random[:SEED]|:index:RANGE[:SEED]|:@FILE]" or "NAME=@FILE" (the file's
+// bytes; SIZE:@FILE repeats them to fill SIZE).
 // Throws InputError.
 PtxBuffer parse_ptx_buffer(std::string_view text);
 // "KERNEL<<<GRID, BLOCK[, SHARED]>>>(ARG, ...)"; GRID and BLOCK are N or (X,Y[,Z]). Throws InputError.

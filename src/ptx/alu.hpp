@@ -13,6 +13,10 @@
 
 namespace warpscope::ptx::alu {
 
+// mul.hi of 64-bit operands needs the 128-bit product (a GCC and Clang extension).
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
 inline std::uint64_t width_mask(int bytes) { return bytes >= 8 ? ~0ull : (1ull << (bytes * 8)) - 1; }
 inline std::uint64_t trunc(std::uint64_t v, Type t) { return v & width_mask(type_bytes(t)); }
 inline std::int64_t sext(std::uint64_t v, int bytes) {

@@ -75,19 +75,6 @@ struct Cta {
   bool bar_and = true, bar_or = false;
 };
 
-std::string space_name(StateSpace s) {
-  switch (s) {
-    case StateSpace::Generic: return "generic";
-    case StateSpace::Global: return "global";
-    case StateSpace::Shared: return "shared";
-    case StateSpace::Local: return "local";
-    case StateSpace::Const: return "const";
-    case StateSpace::Param: return "param";
-    case StateSpace::Reg: return "reg";
-  }
-  return "?";
-}
-
 }  // namespace
 
 struct Interpreter::Impl {
@@ -158,20 +145,20 @@ struct Interpreter::Impl {
     shared_offset.assign(m.symbols.size(), 0);
     std::uint64_t off = 0;
     std::uint32_t dyn_align = 16;
-    for (std::int32_t s : used) {
-      const Variable& v = m.symbols[s];
+    for (std::int32_t sym : used) {
+      const Variable& v = m.symbols[sym];
       if (v.is_extern || v.size == 0) {
         dyn_align = std::max(dyn_align, v.align);
         continue;
       }
       off = (off + v.align - 1) / v.align * v.align;
-      shared_offset[s] = off;
+      shared_offset[sym] = off;
       off += v.size;
     }
     static_shared = static_cast<std::uint32_t>(off);
     dynamic_base = static_cast<std::uint32_t>((off + dyn_align - 1) / dyn_align * dyn_align);
-    for (std::int32_t s : used)
-      if (m.symbols[s].is_extern || m.symbols[s].size == 0) shared_offset[s] = dynamic_base;
+    for (std::int32_t sym : used)
+      if (m.symbols[sym].is_extern || m.symbols[sym].size == 0) shared_offset[sym] = dynamic_base;
     const std::uint64_t shared_total = dynamic_base + std::uint64_t{launch.dynamic_shared};
     if (shared_total > (1u << 20))
       throw PtxError(fmt::format("kernel {}: {} bytes of shared memory per CTA", k.name, shared_total));
@@ -700,7 +687,7 @@ void Interpreter::Impl::memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
       const std::uint64_t x = value(c, w, f, in.operands[first], l);
       std::uint64_t nv = old;
       switch (in.atomic) {
-        case AtomicOp::Add:
+        case AtomicOp::Add: case AtomicOp::PopcInc:
           if (t == Type::F32) nv = alu::bits(f32(old) + f32(x));
           else if (t == Type::F64) nv = alu::bits(f64(old) + f64(x));
           else nv = trunc(old + x, t);
@@ -877,8 +864,8 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
         }
         if (in.mul == MulMode::Hi) {
           if (width == 64) {
-            p = is_signed(t) ? static_cast<std::uint64_t>((static_cast<__int128>(as_signed(a, t)) * as_signed(y, t)) >> 64)
-                             : static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * y) >> 64);
+            p = is_signed(t) ? static_cast<std::uint64_t>((static_cast<alu::i128>(as_signed(a, t)) * as_signed(y, t)) >> 64)
+                             : static_cast<std::uint64_t>((static_cast<alu::u128>(a) * y) >> 64);
           } else {
             p = is_signed(t) ? static_cast<std::uint64_t>((as_signed(a, t) * as_signed(y, t)) >> width)
                              : (as_unsigned(a, t) * as_unsigned(y, t)) >> width;

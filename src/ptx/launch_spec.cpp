@@ -75,7 +75,7 @@ PtxBuffer parse_ptx_buffer(std::string_view text) {
   PtxBuffer b;
   const auto eq = text.find('=');
   auto fail = [&](const std::string& why) -> PtxBuffer {
-    throw InputError(fmt::format("--buffer '{}': {} (expected NAME=SIZE[:zero|:iota|:random[:SEED]] or NAME=@FILE)", text, why));
+    throw InputError(fmt::format("--buffer '{}': {} (expected NAME=SIZE[:zero|:iota|:random[:SEED]|:index:RANGE[:SEED]|:@FILE] or NAME=@FILE)", text, why));
   };
   if (eq == std::string_view::npos) return fail("no '='");
   b.name = std::string(trim(text.substr(0, eq)));
@@ -93,6 +93,12 @@ PtxBuffer parse_ptx_buffer(std::string_view text) {
   b.bytes = *size;
   if (colon == std::string_view::npos) return b;
   std::string_view fill = rest.substr(colon + 1);
+  if (!fill.empty() && fill.front() == '@') {  // SIZE:@FILE: the file's bytes repeated to fill SIZE
+    b.fill = PtxBuffer::Fill::File;
+    b.file = std::string(fill.substr(1));
+    if (b.file.empty()) return fail("no file after '@'");
+    return b;
+  }
   const auto colon2 = fill.find(':');
   const std::string_view kind = fill.substr(0, colon2);
   if (kind == "zero") b.fill = PtxBuffer::Fill::Zero;

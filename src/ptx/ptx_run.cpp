@@ -189,9 +189,14 @@ class PtxRunSource : public TraceSource {
         std::ifstream in(b.file, std::ios::binary);
         if (!in) throw InputError(fmt::format("--buffer {}=@{}: cannot open the file", b.name, b.file));
         file.assign(std::istreambuf_iterator<char>(in), {});
+        if (file.empty()) throw InputError(fmt::format("--buffer {}: {} is empty", b.name, b.file));
         if (size == 0) size = file.size();
-        if (file.size() > size) throw InputError(fmt::format("--buffer {}=@{}: the file has more bytes than the buffer", b.name, b.file));
-        if (size == 0) throw InputError(fmt::format("--buffer {}=@{}: the file is empty", b.name, b.file));
+        if (file.size() > size)
+          throw InputError(fmt::format("--buffer {}: {} has {} bytes, more than the buffer's {}", b.name, b.file, file.size(), size));
+        // A buffer larger than its file repeats the file.
+        const std::size_t n = file.size();
+        file.resize(static_cast<std::size_t>(size));
+        for (std::size_t i = n; i < file.size(); ++i) file[i] = file[i - n];
       } else if (b.fill == PtxBuffer::Fill::Bytes) {
         file.assign(b.data.begin(), b.data.end());
         if (size == 0) size = file.size();

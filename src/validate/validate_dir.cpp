@@ -114,8 +114,19 @@ ValidationReport validate_directory(const fs::path& dir, const ArchDatabase& db,
   const auto env = validate::read_environment(dir / "environment.txt");
   const GpuModel& gpu = recorded_gpu(env);
   const ArchSpec& arch = db.get(gpu.arch).spec;
-  const auto tol = validate::load_tolerances(dir / "tolerances.toml");
+  auto tol = validate::load_tolerances(dir / "tolerances.toml");
   const bool from_ptx = !options.ptx_dir.empty();
+  // PTX runs differ from the hardware where ptxas rewrote memory instructions (merged, re-unrolled):
+  // ptx_dir/known.toml lists those as known mismatches ([[kernel]] entries), replacing the trace's entries.
+  if (from_ptx && fs::exists(options.ptx_dir / "known.toml")) {
+    const auto extra = validate::load_tolerances(options.ptx_dir / "known.toml");
+    if (!extra.counters.empty())
+      throw InputError(fmt::format("{}: only [[kernel]] entries belong here (known mismatches of PTX runs)", extra.file));
+    for (const auto& k : extra.kernels) {
+      std::erase_if(tol.kernels, [&](const validate::KernelRule& r) { return r.kernel == k.kernel && r.app == k.app && r.counter == k.counter; });
+      tol.kernels.push_back(k);
+    }
+  }
   std::vector<std::string> skipped;
   const auto apps = from_ptx ? ptx_applications(dir, options.ptx_dir, skipped) : applications(dir);
 

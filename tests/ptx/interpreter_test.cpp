@@ -1,0 +1,438 @@
+// The PTX interpreter on hand-written kernels whose records and results are
+// worked out by hand: SIMT divergence and reconvergence (IPDOM, reference/
+// tracing_and_ptx.md section 3), barriers, shuffles and votes (PTX ISA 9.7.8),
+// atomics, calls, local and generic addressing, and the kernel faults it reports.
+#include <gtest/gtest.h>
+
+#include "ptx/ptx_error.hpp"
+#include "ptx_test_support.hpp"
+
+namespace warpscope::test {
+namespace {
+
+// The common prologue: %rd2 = out + 4 * %tid.x (global), %r1 = %tid.x.
+const char* kPrologue = R"(
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd2, %rd1, %rd3;
+)";
+
+std::string kernel(const std::string& name, const std::string& body, const std::string& decls = "") {
+  return ".visible .entry " + name + "(.param .u64 out)\n{\n  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n" +
+         decls + kPrologue + body + "\n  ret;\n}\n";
+}
+
+TEST(PtxInterpreter, DivergentPathsIssueOneRecordEachAndReconverge) {
+  PtxRun run(ptx_module(kernel("diverge", R"(
+  and.b32 %r2, %r1, 1;
+  setp.eq.s32 %p1, %r2, 0;
+  @%p1 bra $EVEN;
+  st.global.u32 [%rd2], 1;
+  bra.uni $JOIN;
+$EVEN:
+  st.global.u32 [%rd2], 2;
+$JOIN:
+  st.global.u32 [%rd2+128], 3;)")));
+  const std::uint64_t out = run.buffer("out", 256);
+  const auto rec = run.launch("diverge", {1, 1, 1}, {32, 1, 1}, {out});
+  ASSERT_EQ(rec.size(), 3u);
+  // The taken path (even lanes) runs first, then the other; after the join one record with every lane.
+  EXPECT_EQ(rec[0].active.bits(), 0x55555555u);
+  EXPECT_EQ(rec[1].active.bits(), 0xaaaaaaaau);
+  EXPECT_EQ(rec[2].active.bits(), 0xffffffffu);
+  EXPECT_EQ(rec[0].pc + 1, rec[2].pc);  // the store after the join
+  EXPECT_EQ(rec[2].addr[5], out + 128 + 20);
+  for (int t = 0; t < 32; ++t) {
+    EXPECT_EQ(run.read<std::uint32_t>("out", static_cast<std::size_t>(t)), t % 2 ? 1u : 2u);
+    EXPECT_EQ(run.read<std::uint32_t>("out", static_cast<std::size_t>(32 + t)), 3u);
+  }
+}
+
+TEST(PtxInterpreter, LoopTripCountsPerLaneShrinkTheMaskThenReconverge) {
+  // Lane l runs l % 4 iterations: 0 lanes leave at once, the loop's masks shrink, all meet after it.
+  PtxRun run(ptx_module(kernel("loop", R"(
+  and.b32 %r2, %r1, 3;
+  mov.u32 %r3, 0;
+  setp.eq.s32 %p1, %r2, 0;
+  @%p1 bra $DONE;
+$LOOP:
+  mad.lo.s32 %r4, %r3, 32, %r1;
+  mul.wide.u32 %rd4, %r4, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  st.global.u32 [%rd5], %r3;
+  add.s32 %r3, %r3, 1;
+  setp.lt.u32 %p2, %r3, %r2;
+  @%p2 bra $LOOP;
+$DONE:
+  st.global.u32 [%rd2+512], 7;)")));
+  const std::uint64_t out = run.buffer("out", 1024);
+  const auto rec = run.launch("loop", {1, 1, 1}, {32, 1, 1}, {out});
+  ASSERT_EQ(rec.size(), 4u);
+  EXPECT_EQ(rec[0].active.bits(), 0xeeeeeeeeu);  // l % 4 >= 1
+  EXPECT_EQ(rec[1].active.bits(), 0xccccccccu);  // >= 2
+  EXPECT_EQ(rec[2].active.bits(), 0x88888888u);  // == 3
+  EXPECT_EQ(rec[3].active.bits(), 0xffffffffu);
+  EXPECT_EQ(rec[1].addr[2], out + 4 * (32 + 2));
+  EXPECT_EQ(run.read<std::uint32_t>("out", 2 * 32 + 7), 2u);  // lane 7, iteration 2
+}
+
+TEST(PtxInterpreter, BarrierMakesOtherWarpsSharedStoresVisible) {
+  // 64 threads: t stores t in shared memory, then reads (t + 1) % 64; lane 31 of warp 0 reads warp 1's word.
+  PtxRun run(ptx_module(kernel("rotate", R"(
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, sm;
+  add.s32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  bar.sync 0;
+  add.s32 %r5, %r1, 1;
+  and.b32 %r5, %r5, 63;
+  shl.b32 %r6, %r5, 2;
+  add.s32 %r6, %r3, %r6;
+  ld.shared.u32 %r7, [%r6];
+  st.global.u32 [%rd2], %r7;)",
+                                       "  .shared .align 4 .b8 sm[256];\n")));
+  const std::uint64_t out = run.buffer("out", 256);
+  const auto rec = run.launch("rotate", {1, 1, 1}, {64, 1, 1}, {out});
+  for (std::size_t t = 0; t < 64; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), (t + 1) % 64) << t;
+  // Shared records carry offsets in the CTA's shared memory.
+  ASSERT_EQ(rec.size(), 6u);
+  EXPECT_EQ(rec[0].space, Space::Shared);
+  EXPECT_EQ(rec[0].addr[3], 12u);
+  EXPECT_EQ(rec[0].warp, 0u);
+  // Warp 0 stops at the barrier until warp 1 arrives: both stores come before any load.
+  EXPECT_EQ(rec[1].space, Space::Shared);
+  EXPECT_EQ(rec[1].op, Op::Store);
+  EXPECT_EQ(rec[1].warp, 1u);
+}
+
+TEST(PtxInterpreter, ShuffleDownReductionAndClampAtTheLastLane) {
+  PtxRun run(ptx_module(kernel("reduce", R"(
+  mov.u32 %r2, %r1;
+  shfl.sync.down.b32 %r3|%p1, %r2, 16, 31, -1;
+  add.s32 %r2, %r2, %r3;
+  shfl.sync.down.b32 %r3, %r2, 8, 31, -1;
+  add.s32 %r2, %r2, %r3;
+  shfl.sync.down.b32 %r3, %r2, 4, 31, -1;
+  add.s32 %r2, %r2, %r3;
+  shfl.sync.down.b32 %r3, %r2, 2, 31, -1;
+  add.s32 %r2, %r2, %r3;
+  shfl.sync.down.b32 %r3, %r2, 1, 31, -1;
+  add.s32 %r2, %r2, %r3;
+  st.global.u32 [%rd2], %r2;
+  selp.u32 %r4, 1, 0, %p1;
+  st.global.u32 [%rd2+128], %r4;)")));
+  run.buffer("out", 256);
+  run.launch("reduce", {1, 1, 1}, {32, 1, 1}, {run.state->memory.allocation("out")->base});
+  EXPECT_EQ(run.read<std::uint32_t>("out", 0), 496u);  // 0 + 1 + ... + 31
+  // Lane 31's sources lie past the clamp: it adds its own value five times.
+  EXPECT_EQ(run.read<std::uint32_t>("out", 31), 31u * 32u);
+  // The predicate of the first shuffle: lanes 0-15 had a source lane.
+  EXPECT_EQ(run.read<std::uint32_t>("out", 32 + 15), 1u);
+  EXPECT_EQ(run.read<std::uint32_t>("out", 32 + 16), 0u);
+}
+
+TEST(PtxInterpreter, BallotAndVotesOverTheActiveLanes) {
+  PtxRun run(ptx_module(kernel("vote", R"(
+  setp.lt.u32 %p1, %r1, 5;
+  vote.sync.ballot.b32 %r2, %p1, -1;
+  vote.sync.any.pred %p2, %p1, -1;
+  vote.sync.all.pred %p3, %p1, -1;
+  selp.u32 %r3, 1, 0, %p2;
+  selp.u32 %r4, 1, 0, %p3;
+  activemask.b32 %r5;
+  st.global.u32 [%rd2], %r2;
+  st.global.u32 [%rd2+128], %r3;
+  st.global.u32 [%rd2+256], %r4;
+  st.global.u32 [%rd2+384], %r5;)")));
+  const std::uint64_t out = run.buffer("out", 512);
+  run.launch("vote", {1, 1, 1}, {20, 1, 1}, {out});  // a partial warp: lanes 20-31 do not exist
+  EXPECT_EQ(run.read<std::uint32_t>("out", 3), 0x1fu);
+  EXPECT_EQ(run.read<std::uint32_t>("out", 32 + 3), 1u);
+  EXPECT_EQ(run.read<std::uint32_t>("out", 64 + 3), 0u);
+  EXPECT_EQ(run.read<std::uint32_t>("out", 96 + 3), 0xfffffu);
+}
+
+TEST(PtxInterpreter, AtomicsSerialiseInWarpThenLaneOrderAndUnusedResultsAreReductions) {
+  const std::string text = ptx_module(kernel("counted", R"(
+  ld.param.u64 %rd6, [out];
+  add.s64 %rd7, %rd6, 4096;
+  atom.global.add.u32 %r2, [%rd7], 1;
+  st.global.u32 [%rd2], %r2;)") + kernel("uncounted", R"(
+  add.s64 %rd7, %rd1, 4096;
+  atom.global.add.u32 %r2, [%rd7], 1;)"));
+  PtxRun run(text);
+  const std::uint64_t out = run.buffer("out", 8192);
+  const auto rec = run.launch("counted", {2, 1, 1}, {64, 1, 1}, {out});
+  // CTA 0 runs before CTA 1, warp 0 before warp 1, lane 0 before lane 1: CTA 1's thread t saw 64 + t,
+  // and wrote the same slot as CTA 0's thread t, later.
+  for (std::size_t t = 0; t < 64; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), 64 + t);
+  EXPECT_EQ(run.read<std::uint32_t>("out", 1024), 128u);
+  ASSERT_FALSE(rec.empty());
+  EXPECT_EQ(rec[0].op, Op::Atomic);
+  EXPECT_EQ(rec[0].atomic_op, AtomicOp::Add);
+  EXPECT_EQ(rec[0].addr[7], out + 4096);
+  const auto red = run.launch("uncounted", {1, 1, 1}, {32, 1, 1}, {out});
+  ASSERT_EQ(red.size(), 1u);
+  EXPECT_EQ(red[0].op, Op::Reduction);  // ptxas emits RED for an atom whose result is unused
+  EXPECT_EQ(run.read<std::uint32_t>("out", 1024), 160u);
+}
+
+TEST(PtxInterpreter, CallsPassParametersAndReturnValuesPerLane) {
+  const std::string text = ptx_module(R"(
+.func (.param .b32 retval) twice(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  ld.param.u32 %r1, [x];
+  add.s32 %r2, %r1, %r1;
+  st.param.b32 [retval], %r2;
+  ret;
+}
+)" + kernel("caller", R"(
+  and.b32 %r5, %r1, 1;
+  setp.eq.s32 %p1, %r5, 1;
+  {
+  .param .b32 p0;
+  st.param.b32 [p0], %r1;
+  .param .b32 r0;
+  @%p1 call.uni (r0), twice, (p0);
+  ld.param.b32 %r2, [r0];
+  }
+  st.global.u32 [%rd2], %r2;)"));
+  PtxRun run(text);
+  const std::uint64_t out = run.buffer("out", 128);
+  run.launch("caller", {1, 1, 1}, {32, 1, 1}, {out});
+  for (std::size_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), t % 2 ? 2 * t : 0u) << t;
+}
+
+TEST(PtxInterpreter, LocalAndGenericAccessesCarryWindowOffsets) {
+  PtxRun run(ptx_module(kernel("locals", R"(
+  mov.u64 %rd4, depot;
+  st.local.u32 [%rd4+4], %r1;
+  ld.local.u32 %r2, [%rd4+4];
+  cvta.local.u64 %rd5, %rd4;
+  ld.u32 %r3, [%rd5+4];
+  mov.u32 %r6, sm;
+  cvt.u64.u32 %rd6, %r6;
+  cvta.shared.u64 %rd7, %rd6;
+  st.u32 [%rd7+8], %r1;
+  add.s32 %r3, %r3, %r2;
+  st.global.u32 [%rd2], %r3;)",
+                                       "  .local .align 4 .b8 depot[16];\n  .shared .align 4 .b8 sm[64];\n")));
+  const std::uint64_t out = run.buffer("out", 128);
+  const auto rec = run.launch("locals", {1, 1, 1}, {32, 1, 1}, {out});
+  ASSERT_EQ(rec.size(), 5u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(rec[static_cast<std::size_t>(i)].space, Space::Local) << i;
+    EXPECT_EQ(rec[static_cast<std::size_t>(i)].addr[9], 4u) << i;  // the same per-thread offset in every lane
+  }
+  EXPECT_EQ(rec[3].space, Space::Shared);  // a generic store into the shared window
+  EXPECT_EQ(rec[3].addr[0], 8u);
+  EXPECT_EQ(rec[4].space, Space::Global);
+  for (std::size_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), 2 * t);
+}
+
+TEST(PtxInterpreter, IntegerAndFloatRules) {
+  // One thread writes each result to out[k]; expected values from the PTX ISA's definitions.
+  PtxRun run(ptx_module(kernel("arith", R"(
+  cvt.rzi.s32.f32 %r2, 0f4F32D05E;
+  st.global.u32 [%rd1+0], %r2;
+  cvt.rzi.s32.f32 %r2, 0f7FC00000;
+  st.global.u32 [%rd1+4], %r2;
+  cvt.rni.s32.f32 %r2, 0f40200000;
+  st.global.u32 [%rd1+8], %r2;
+  mul.hi.u32 %r2, -1, -1;
+  st.global.u32 [%rd1+12], %r2;
+  mul.hi.s32 %r2, -2, 3;
+  st.global.u32 [%rd1+16], %r2;
+  mov.u32 %r3, 33;
+  shl.b32 %r2, 1, %r3;
+  st.global.u32 [%rd1+20], %r2;
+  shr.s32 %r2, -8, 40;
+  st.global.u32 [%rd1+24], %r2;
+  bfe.u32 %r2, 0xABCD1234, 8, 8;
+  st.global.u32 [%rd1+28], %r2;
+  bfe.s32 %r2, 0x8000, 12, 4;
+  st.global.u32 [%rd1+32], %r2;
+  prmt.b32 %r2, 0x33221100, 0x77665544, 0x5140;
+  st.global.u32 [%rd1+36], %r2;
+  min.f32 %r2, 0f7FC00000, 0f3F800000;
+  st.global.u32 [%rd1+40], %r2;
+  mov.u32 %r4, 0;
+  div.u32 %r2, 7, %r4;
+  st.global.u32 [%rd1+44], %r2;
+  brev.b32 %r2, 1;
+  st.global.u32 [%rd1+48], %r2;
+  clz.b32 %r2, 1;
+  st.global.u32 [%rd1+52], %r2;
+  popc.b32 %r2, 0xF0F0;
+  st.global.u32 [%rd1+56], %r2;
+  add.sat.s32 %r2, 0x7FFFFFFF, 1;
+  st.global.u32 [%rd1+60], %r2;
+  mul.wide.s32 %rd8, -3, 5;
+  st.global.u64 [%rd1+64], %rd8;
+  cvt.u32.u16 %r2, 0xFFFF1;
+  st.global.u32 [%rd1+72], %r2;
+  cvt.s32.s8 %r2, 0x80;
+  st.global.u32 [%rd1+76], %r2;
+  cvt.sat.u8.s32 %r2, -5;
+  st.global.u32 [%rd1+80], %r2;
+  cvt.rn.f32.s32 %r2, 16777217;
+  st.global.u32 [%rd1+84], %r2;
+  fma.rn.f32 %r2, 0f40000000, 0f40400000, 0f3F800000;
+  st.global.u32 [%rd1+88], %r2;
+  lop3.b32 %r2, 0xF0, 0xCC, 0xAA, 0x80;
+  st.global.u32 [%rd1+92], %r2;
+  shf.l.wrap.b32 %r2, 0x80000000, 1, 1;
+  st.global.u32 [%rd1+96], %r2;)")));
+  const std::uint64_t out = run.buffer("out", 128);
+  run.launch("arith", {1, 1, 1}, {1, 1, 1}, {out});
+  auto at = [&](std::size_t k) { return run.read<std::uint32_t>("out", k); };
+  EXPECT_EQ(at(0), 0x7fffffffu);  // 3e9 clamps to INT_MAX
+  EXPECT_EQ(at(1), 0u);           // NaN converts to 0
+  EXPECT_EQ(at(2), 2u);           // 2.5 rounds to the even 2
+  EXPECT_EQ(at(3), 0xfffffffeu);  // (2^32-1)^2 >> 32
+  EXPECT_EQ(at(4), 0xffffffffu);  // -6 >> 32
+  EXPECT_EQ(at(5), 0u);           // shifts past the width give 0
+  EXPECT_EQ(at(6), 0xffffffffu);  // ... or the sign
+  EXPECT_EQ(at(7), 0x12u);
+  EXPECT_EQ(at(8), 0xfffffff8u);  // the field's top bit extends
+  EXPECT_EQ(at(9), 0x55114400u);  // bytes a0, b0, a1, b1
+  EXPECT_EQ(at(10), 0x3f800000u); // min(NaN, 1) = 1
+  EXPECT_EQ(at(11), 0xffffffffu);
+  EXPECT_EQ(at(12), 0x80000000u);
+  EXPECT_EQ(at(13), 31u);
+  EXPECT_EQ(at(14), 8u);
+  EXPECT_EQ(at(15), 0x7fffffffu);
+  EXPECT_EQ(run.read<std::uint64_t>("out", 8), static_cast<std::uint64_t>(-15));
+  EXPECT_EQ(at(18), 0xfff1u);      // a 16-bit source: the immediate's low 16 bits
+  EXPECT_EQ(at(19), 0xffffff80u);  // sign-extended from 8 bits
+  EXPECT_EQ(at(20), 0u);           // .sat clamps to the destination's range
+  EXPECT_EQ(at(21), 0x4b800000u);  // 2^24 + 1 rounds to 2^24
+  EXPECT_EQ(at(22), 0x40e00000u);  // 2 * 3 + 1 = 7
+  EXPECT_EQ(at(23), 0x80u);        // lop3 0x80 = a & b & c
+  EXPECT_EQ(at(24), 3u);           // shf.l: (hi << 1) | (lo >> 31) = 2 | 1
+}
+
+TEST(PtxInterpreter, FaultsNameTheLineTheCtaAndTheThread) {
+  const std::string text = ptx_module(kernel("oob", "  st.global.u32 [%rd2], %r1;") + kernel("misaligned", "  st.global.u32 [%rd2+2], %r1;") +
+                                      kernel("spin", "$L:\n  bra.uni $L;") + kernel("trapper", "  trap;"));
+  PtxRun run(text);
+  const std::uint64_t out = run.buffer("out", 128);
+  try {
+    run.launch("oob", {1, 1, 1}, {64, 1, 1}, {out});
+    FAIL() << "no fault";
+  } catch (const ptx::PtxError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("test.ptx:"), std::string::npos) << m;
+    EXPECT_NE(m.find("thread (32,0,0)"), std::string::npos) << m;
+    EXPECT_NE(m.find("0 bytes past the end of out"), std::string::npos) << m;
+  }
+  EXPECT_THROW(
+      {
+        try {
+          run.launch("misaligned", {1, 1, 1}, {32, 1, 1}, {out});
+        } catch (const ptx::PtxError& e) {
+          EXPECT_NE(std::string(e.what()).find("misaligned"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      ptx::PtxError);
+  EXPECT_THROW(
+      {
+        try {
+          run.launch("spin", {1, 1, 1}, {32, 1, 1}, {out}, 1000);
+        } catch (const ptx::PtxError& e) {
+          EXPECT_NE(std::string(e.what()).find("did not finish within 1000"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      ptx::PtxError);
+  EXPECT_THROW(run.launch("trapper", {1, 1, 1}, {32, 1, 1}, {out}), ptx::PtxError);
+}
+
+TEST(PtxInterpreter, UnsupportedInstructionsAreRefusedAtLaunchNotAtParse) {
+  const std::string text = ptx_module(kernel("texture", "  ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [%r1];") +
+                                      kernel("plain", "  st.global.u32 [%rd2], %r1;"));
+  PtxRun run(text);  // parses
+  const std::uint64_t out = run.buffer("out", 128);
+  run.launch("plain", {1, 1, 1}, {32, 1, 1}, {out});  // the other kernel runs
+  try {
+    run.launch("texture", {1, 1, 1}, {32, 1, 1}, {out});
+    FAIL() << "ran";
+  } catch (const ptx::PtxError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 16: 'ldmatrix.sync.aligned.m8n8.x1.shared.b16'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PtxParser, ErrorsNameTheFileAndLine) {
+  auto message = [](const std::string& text) {
+    try {
+      ptx::parse_module(text, "bad.ptx");
+    } catch (const ptx::PtxError& e) {
+      return std::string(e.what());
+    }
+    return std::string("parsed");
+  };
+  EXPECT_EQ(message(ptx_module(".visible .entry k()\n{\n  mov.u32 %r1, 1;\n}\n")), "bad.ptx:7: unknown register %r1");
+  EXPECT_EQ(message(ptx_module(".visible .entry k()\n{\n  bra $NOWHERE;\n}\n")), "bad.ptx:7: unknown label or name '$NOWHERE'");
+  EXPECT_EQ(message(".version 8.0\n.bogus 1\n"), "bad.ptx:2: unknown directive '.bogus'");
+  EXPECT_EQ(message(ptx_module(".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  mov.u32 %r1, 1\n}\n")),
+            "bad.ptx:9: expected ',' or ';' after an operand of 'mov.u32', found '}'");
+  EXPECT_EQ(message(ptx_module(".visible .entry k()\n{\n  ret;\n")), "bad.ptx:8: function k is not closed: expected '}'");
+  EXPECT_EQ(message("/* open"), "bad.ptx:1: unterminated /* comment");
+}
+
+TEST(PtxParser, ReconvergenceIsTheImmediatePostDominator) {
+  const auto m = ptx::parse_module(ptx_module(R"(.visible .entry k()
+{
+  .reg .pred %p<3>;
+  @%p1 bra $A;
+  @%p2 bra $B;
+  bra.uni $C;
+$A:
+  bra.uni $C;
+$B:
+  bra.uni $C;
+$C:
+  @%p2 bra $D;
+  ret;
+$D:
+  ret;
+}
+)"),
+                                   "k.ptx");
+  const auto& code = m.functions.at(0).code;
+  // 0 and 1: every path reaches C (index 5) first; 5: one path returns at once, the other later:
+  // they meet only at the exit.
+  EXPECT_EQ(code[0].reconverge, 5u);
+  EXPECT_EQ(code[1].reconverge, 5u);
+  EXPECT_EQ(code[5].reconverge, UINT32_MAX);
+}
+
+TEST(PtxParser, SharedAtomicsKeepTheirResultAndAddsOfOneBecomePopcInc) {
+  // ptxas: an unused global atom is a RED; shared memory has no RED (ATOMS ... RZ), and an add of 1 is
+  // ATOMS.POPC.INC (validation/h100/suite/realistic.sass, r_histogram256_shared_atomics).
+  const auto m = ptx::parse_module(ptx_module(R"(.visible .entry k()
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  atom.global.add.u32 %r1, [%rd1], 1;
+  atom.shared.add.u32 %r2, [%r7], 1;
+  atom.shared.add.u32 %r3, [%r7], %r6;
+  atom.shared.add.u32 %r4, [%r7], 1;
+  st.global.u32 [%rd1], %r4;
+}
+)"),
+                                   "k.ptx");
+  const auto& code = m.functions.at(0).code;
+  EXPECT_TRUE(code[0].result_unused);
+  EXPECT_FALSE(code[1].result_unused);
+  EXPECT_EQ(code[1].atomic, AtomicOp::PopcInc);
+  EXPECT_EQ(code[2].atomic, AtomicOp::Add);
+  EXPECT_EQ(code[3].atomic, AtomicOp::Add);  // its result is read
+}
+
+}  // namespace
+}  // namespace warpscope::test
