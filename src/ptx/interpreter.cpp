@@ -559,6 +559,25 @@ struct Interpreter::Impl {
   void step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t mask, std::uint32_t exec);
   void memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
   void alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
+
+  // cp.async.ca/cg.shared.global [dst], [src], bytes{, src bytes}: the copy happens at once (its
+  // commit and wait are no-ops); the record is the global read, as Accel-Sim's traces read LDGSTS.
+  void cp_async(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec) {
+    const auto bytes = static_cast<std::uint32_t>(in.operands[2].imm);
+    std::array<Place, 32> places{};
+    for (std::uint32_t b = exec; b; b &= b - 1) {
+      const int l = std::countr_zero(b);
+      const std::uint64_t src_bytes = in.operands.size() > 3 && in.operands[3].kind != OperandKind::Address
+                                          ? std::min<std::uint64_t>(value(c, w, f, in.operands[3], l), bytes)
+                                          : bytes;
+      Place dst = locate(c, w, f, in, l, StateSpace::Shared, address_of(c, w, f, in.operands[0], l), bytes);
+      Place src = locate(c, w, f, in, l, StateSpace::Global, address_of(c, w, f, in.operands[1], l), bytes);
+      std::memset(dst.p, 0, bytes);
+      std::memcpy(dst.p, src.p, static_cast<std::size_t>(src_bytes));
+      places[static_cast<std::size_t>(l)] = src;
+    }
+    emit(c, w, f, pc, in, Op::Load, static_cast<std::uint8_t>(bytes), places, exec);
+  }
 };
 
 void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t mask, std::uint32_t exec) {
@@ -619,6 +638,10 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
     case Opcode::Ld: case Opcode::St: case Opcode::Atom: case Opcode::Red:
       e.pc = pc + 1;
       if (exec) memory_op(c, w, f, pc, in, exec);
+      return;
+    case Opcode::CpAsync:
+      e.pc = pc + 1;
+      if (exec) cp_async(c, w, f, pc, in, exec);
       return;
     case Opcode::Unsupported:
       fault(w, f.fn, in, std::countr_zero(mask), "not supported by the interpreter");

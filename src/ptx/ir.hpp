@@ -26,7 +26,7 @@ enum class Opcode : std::uint8_t {
   Mov, Ld, St, Cvta, CvtaTo, Cvt, Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not,
   Cnot, Shl, Shr, Setp, Selp, Slct, Bra, Ret, Exit, Bar, BarWarp, Nop, Atom, Red, Shfl, Vote, Activemask, Fma, Rcp,
   Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Copysign, Testp, Call, Sad,
-  Isspacep, Trap, Dp4a,
+  Isspacep, Trap, Dp4a, CpAsync,
 };
 
 enum class SpecialReg : std::uint8_t {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -154,7 +155,7 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
 // How many of an instruction's leading operands it writes.
 int dest_count(const Instruction& in) {
   switch (in.op) {
-    case Opcode::St: case Opcode::Red: case Opcode::Bra: case Opcode::Ret: case Opcode::Exit: case Opcode::Nop:
+    case Opcode::St: case Opcode::Red: case Opcode::CpAsync: case Opcode::Bra: case Opcode::Ret: case Opcode::Exit: case Opcode::Nop:
     case Opcode::Trap: case Opcode::BarWarp: case Opcode::Call: case Opcode::Unsupported:
       return 0;
     case Opcode::Bar:
@@ -751,6 +752,20 @@ class Parser {
       start = dot + 1;
     }
     const auto& table = opcode_table();
+    if (parts[0] == "cp" && parts.size() > 1 && parts[1] == "async") {
+      // cp.async (sm_80+): a global-to-shared copy; its groups and waits complete at once here.
+      const auto has = [&](std::string_view m) { return std::find(parts.begin(), parts.end(), m) != parts.end(); };
+      if (has("commit_group") || has("wait_group") || has("wait_all")) {
+        in.op = Opcode::Nop;
+      } else if (has("bulk") || has("mbarrier") || has("shared::cluster")) {
+        in.op = Opcode::Unsupported;
+      } else {
+        in.op = Opcode::CpAsync;
+        in.cache = has("cg") ? CacheOp::Cg : CacheOp::Ca;
+        in.space = StateSpace::Shared;
+      }
+      return;
+    }
     auto it = table.find(parts[0]);
     if (it == table.end()) {
       in.op = Opcode::Unsupported;
@@ -1111,6 +1126,13 @@ class Parser {
         need(4);
         break;
       case Opcode::Bfi: need(5); break;
+      case Opcode::CpAsync:
+        need(3);
+        if (in.operands[0].kind != OperandKind::Address || in.operands[1].kind != OperandKind::Address)
+          fail_at(path_, in.ptx_line, fmt::format("'{}': expected [shared address], [global address], bytes", in.text));
+        if (in.operands[2].kind != OperandKind::Imm || (in.operands[2].imm != 4 && in.operands[2].imm != 8 && in.operands[2].imm != 16))
+          fail_at(path_, in.ptx_line, fmt::format("'{}': the copy size must be 4, 8 or 16", in.text));
+        break;
       case Opcode::Lop3: need(5); break;
       case Opcode::Shf: need(4); break;
       case Opcode::Setp: need(3); break;

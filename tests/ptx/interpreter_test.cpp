@@ -233,6 +233,47 @@ TEST(PtxInterpreter, LocalAndGenericAccessesCarryWindowOffsets) {
   for (std::size_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), 2 * t);
 }
 
+TEST(PtxInterpreter, CpAsyncCopiesAtOnceAndRecordsTheGlobalRead) {
+  // 32 threads copy 16 B each from in + 16 t into shared memory, then read it back reversed.
+  PtxRun run(ptx_module(R"(.visible .entry cp(.param .u64 out, .param .u64 in)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .shared .align 16 .b8 sm[512];
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd4, [in];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, sm;
+  shl.b32 %r3, %r1, 4;
+  add.s32 %r4, %r2, %r3;
+  mul.wide.u32 %rd5, %r1, 16;
+  add.s64 %rd6, %rd4, %rd5;
+  cp.async.cg.shared.global [%r4], [%rd6], 16, 16;
+  cp.async.commit_group;
+  cp.async.wait_group 0;
+  bar.sync 0;
+  sub.s32 %r5, 31, %r1;
+  shl.b32 %r5, %r5, 4;
+  add.s32 %r5, %r2, %r5;
+  ld.shared.u32 %r6, [%r5];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r6;
+  ret;
+}
+)"));
+  const std::uint64_t out = run.buffer("out", 128), in = run.buffer("in", 512);
+  for (std::size_t i = 0; i < 128; ++i) run.write<std::uint32_t>("in", i, static_cast<std::uint32_t>(i));
+  const auto rec = run.launch("cp", {1, 1, 1}, {32, 1, 1}, {out, in});
+  ASSERT_EQ(rec.size(), 3u);
+  EXPECT_EQ(rec[0].space, Space::Global);
+  EXPECT_EQ(rec[0].op, Op::Load);
+  EXPECT_EQ(rec[0].size, 16u);
+  EXPECT_EQ(rec[0].cache, CacheOp::Cg);
+  EXPECT_EQ(rec[0].addr[3], in + 48);
+  for (std::size_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), 4 * (31 - t));
+}
+
 TEST(PtxInterpreter, IntegerAndFloatRules) {
   // One thread writes each result to out[k]; expected values from the PTX ISA's definitions.
   PtxRun run(ptx_module(kernel("arith", R"(

@@ -1,0 +1,123 @@
+// `warpscope run`: kernels of a PTX file through the interpreter and the
+// models, as a user runs it; its errors (file:line, the kernel's fault) leave
+// no output file behind.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/run_cli.hpp"
+
+namespace warpscope::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kPtx = WARPSCOPE_SOURCE_DIR "/validation/ptx/transpose.ptx";
+const std::string kScript = WARPSCOPE_SOURCE_DIR "/validation/ptx/transpose.run";
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("warpscope_run_cli_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+fs::path write(const std::string& name, const std::string& text) {
+  const fs::path p = scratch(name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+// A kernel that stores out[tid] = tid: 4 bytes per thread.
+const char* kStoreTid = R"(.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry store_tid(.param .u64 out, .param .u32 n)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+  ret;
+}
+)";
+
+TEST(CliRun, TheTraceItWritesAnalysesToTheSameCounters) {
+  const fs::path trace = scratch("transpose.wst"), a = scratch("run.json"), b = scratch("analyze.json");
+  const auto run = run_cli("run " + kPtx + " --script " + kScript + " --arch sm_90,sm_70 --json " + a.string() +
+                           " --trace-out " + trace.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("PTX interpreter: 2 launches"), std::string::npos) << run.err;
+  const auto analyze = run_cli("analyze " + trace.string() + " --arch sm_90,sm_70 --json " + b.string());
+  ASSERT_EQ(analyze.exit_code, 0) << analyze.err;
+  const auto ja = nlohmann::json::parse(slurp(a)), jb = nlohmann::json::parse(slurp(b));
+  ASSERT_EQ(ja["archs"].size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(ja["archs"][i]["kernels"], jb["archs"][i]["kernels"]) << i;
+  EXPECT_EQ(ja["archs"][0]["kernels"][0]["name"], "transpose_naive(float const*, float*, int)");
+  // The naive transpose of examples/cuda/transpose.cu (2048 x 2048 floats, 32 x 8 blocks): every warp
+  // reads one 128 B line and writes 32 lines of one sector each: 4 and 32 sectors per request.
+  const auto& m = ja["archs"][0]["kernels"][0]["metrics"];
+  EXPECT_EQ(m["l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"], 4.0);
+  EXPECT_EQ(m["l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio"], 32.0);
+}
+
+TEST(CliRun, ListsTheKernelsAndAsksForALaunch) {
+  const auto list = run_cli("run " + kPtx + " --list");
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("transpose_naive(u64, u64, u32)  [_Z15transpose_naivePKfPfi]"), std::string::npos) << list.out;
+  const auto none = run_cli("run " + kPtx);
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("name a launch with --launch"), std::string::npos) << none.err;
+  EXPECT_NE(none.err.find("transpose_tiled"), std::string::npos) << none.err;
+}
+
+TEST(CliRun, BadInputGetsOneErrorAndNoFile) {
+  const fs::path ptx = write("store.ptx", kStoreTid);
+  const fs::path json = scratch("never.json"), trace = scratch("never.wst");
+  auto fails = [&](const std::string& args, const std::string& message) {
+    fs::remove(json);
+    fs::remove(trace);
+    const auto r = run_cli("run " + args + " --json " + json.string() + " --trace-out " + trace.string());
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_FALSE(fs::exists(json)) << args;
+    EXPECT_FALSE(fs::exists(trace)) << args;
+    EXPECT_FALSE(fs::exists(trace.string() + ".partial")) << args;
+  };
+  const std::string p = ptx.string();
+  // A fault of the kernel, found while it runs: after records were analysed and written.
+  fails(p + " --buffer out=64 --launch 'store_tid<<<1, 32>>>(out, 1)'",
+        "store.ptx:13: kernel store_tid, CTA (0,0,0), thread (16,0,0): st.global.u32: global address 0x7f0000000040 is "
+        "outside every buffer (0 bytes past the end of out (64 bytes))");
+  fails(p + " --buffer out=128 --launch 'store_tid<<<1, 32>>>(out)'",
+        "--launch store_tid: the kernel takes 2 arguments (store_tid(u64, u32)), 1 given");
+  fails(p + " --buffer out=128 --launch 'nope<<<1, 32>>>(out, 1)'", "no kernel named 'nope'; its kernels: store_tid");
+  fails(p + " --buffer out=128 --launch 'store_tid<<<1, 32>>>(in, 1)'",
+        "kernel store_tid argument 1 ('in', a .u64 parameter): no buffer named 'in' (buffers: out)");
+  fails(p + " --buffer out=128 --launch 'store_tid<<1, 32>>(out, 1)'", "no <<<...>>>");
+  fails(p + " --buffer out=0 --launch 'store_tid<<<1, 32>>>(out, 1)'", "--buffer 'out=0': the size must be 1 byte to 16G");
+  fails(p + " --buffer out=128 --launch 'store_tid<<<1, 2000>>>(out, 1)'", "a block of 2000 threads (at most 1024)");
+  fails(p + " --buffer out=128 --launch 'store_tid<<<1, 32>>>(out, 5000000000)'",
+        "argument 2 ('5000000000', a .u32 parameter): does not fit in 4 bytes");
+  fails(p + " --buffer out=128 --launch 'store_tid<<<1, 32>>>(out, 1.5)'", "expected an integer or a buffer name");
+  const fs::path script = write("bad.run", "buffer out=128\nlaunch store_tid<<<1,32>>>(out, 1)\nbogus line\n");
+  fails(p + " --script " + script.string(), "bad.run:3: expected 'buffer SPEC' or 'launch SPEC', found 'bogus'");
+  const fs::path bad = write("bad.ptx", ".version 8.0\n.target sm_90\n.visible .entry k(\n{\n");
+  fails(bad.string() + " --launch 'k<<<1,1>>>()'", "bad.ptx:4: expected .param, found '{'");
+}
+
+TEST(CliRun, AFileLargerThanItsBufferIsAnError) {
+  const fs::path data = scratch("eight.bin");
+  std::ofstream(data, std::ios::binary).write("\x01\x00\x00\x00\x02\x00\x00\x00", 8);
+  const fs::path ptx = write("store2.ptx", kStoreTid);
+  const auto r = run_cli("run " + ptx.string() + " --buffer 'out=4:@" + data.string() + "' --launch 'store_tid<<<1, 1>>>(out, 1)'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("has 8 bytes, more than the buffer's 4"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace warpscope::test
