@@ -33,7 +33,7 @@ unit-test: build
 # Every file parser's libFuzzer target, for a short fixed time, from its seed corpus
 # (copied, so the repository's corpus is not modified).
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := fuzz_trace_reader fuzz_arch_file fuzz_lane_expr fuzz_analyze fuzz_validate_inputs fuzz_sass_listing
+FUZZ_TARGETS := fuzz_trace_reader fuzz_arch_file fuzz_lane_expr fuzz_analyze fuzz_validate_inputs fuzz_sass_listing fuzz_ptx
 fuzz-smoke: deps
 	@cmake --preset fuzz >/dev/null
 	@cmake --build build/fuzz -j $(JOBS) --target $(FUZZ_TARGETS)

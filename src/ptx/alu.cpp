@@ -76,7 +76,7 @@ std::uint16_t f32_to_f16(float f, Rounding r) {
   const int vexp = ve - 1;
   if (vexp < -14) return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(v / std::ldexp(1.0, -24)));
   const auto mant = static_cast<std::uint16_t>(v / std::ldexp(1.0, vexp - 10)) & 0x3ffu;
-  return static_cast<std::uint16_t>(sign | ((vexp + 15) << 10) | mant);
+  return static_cast<std::uint16_t>(sign | (static_cast<unsigned>(vexp + 15) << 10) | mant);
 }
 
 float f16_to_f32(std::uint16_t h) {

@@ -141,24 +141,24 @@ struct Interpreter::Impl {
     for (std::uint32_t f : reach)
       for (const auto& in : m.functions[f].code)
         for (const auto& o : in.operands)
-          if (o.symbol >= 0 && m.symbols[o.symbol].space == StateSpace::Shared) used.insert(o.symbol);
+          if (o.symbol >= 0 && m.symbols[ix(o.symbol)].space == StateSpace::Shared) used.insert(o.symbol);
     shared_offset.assign(m.symbols.size(), 0);
     std::uint64_t off = 0;
     std::uint32_t dyn_align = 16;
     for (std::int32_t sym : used) {
-      const Variable& v = m.symbols[sym];
+      const Variable& v = m.symbols[ix(sym)];
       if (v.is_extern || v.size == 0) {
         dyn_align = std::max(dyn_align, v.align);
         continue;
       }
       off = (off + v.align - 1) / v.align * v.align;
-      shared_offset[sym] = off;
+      shared_offset[ix(sym)] = off;
       off += v.size;
     }
     static_shared = static_cast<std::uint32_t>(off);
     dynamic_base = static_cast<std::uint32_t>((off + dyn_align - 1) / dyn_align * dyn_align);
     for (std::int32_t sym : used)
-      if (m.symbols[sym].is_extern || m.symbols[sym].size == 0) shared_offset[sym] = dynamic_base;
+      if (m.symbols[ix(sym)].is_extern || m.symbols[ix(sym)].size == 0) shared_offset[ix(sym)] = dynamic_base;
     const std::uint64_t shared_total = dynamic_base + std::uint64_t{launch.dynamic_shared};
     if (shared_total > (1u << 20))
       throw PtxError(fmt::format("kernel {}: {} bytes of shared memory per CTA", k.name, shared_total));
@@ -212,8 +212,9 @@ struct Interpreter::Impl {
       f.fn = launch.function;
       f.regs.assign(k.registers.size() * 32, 0);
       f.params.assign(k.param_bytes * 32, 0);
-      for (int l = 0; l < 32; ++l)
-        std::memcpy(f.params.data() + static_cast<std::size_t>(l) * k.param_bytes, launch.params.data(), k.param_bytes);
+      if (k.param_bytes > 0)
+        for (int l = 0; l < 32; ++l)
+          std::memcpy(f.params.data() + static_cast<std::size_t>(l) * k.param_bytes, launch.params.data(), k.param_bytes);
       f.stack.push_back({0, kNoReconvergence, mask});
       f.entered = mask;
       wp.frames.push_back(std::move(f));
@@ -510,6 +511,7 @@ struct Interpreter::Impl {
       const Variable& from = m.symbols[static_cast<std::size_t>(cf.returns[r++])];
       const Variable& to = m.symbols[static_cast<std::size_t>(o.symbol)];
       const std::uint64_t n = std::min(from.size, to.size);
+      if (n == 0) continue;
       for (std::uint32_t b = callee.entered & ~w.exited; b; b &= b - 1) {
         const int l = std::countr_zero(b);
         std::memcpy(caller.params.data() + static_cast<std::size_t>(l) * pf.param_bytes + to.offset,
@@ -524,7 +526,7 @@ struct Interpreter::Impl {
     if (callee.is_extern) {
       // vprintf and friends: no output, a zero result (the GPU's printf returns the bytes printed).
       for (const Operand& o : in.operands)
-        if (o.negate) {
+        if (o.negate && m.symbols[static_cast<std::size_t>(o.symbol)].size > 0) {
           const Variable& to = m.symbols[static_cast<std::size_t>(o.symbol)];
           for (std::uint32_t b = exec; b; b &= b - 1)
             std::memset(f.params.data() + static_cast<std::size_t>(std::countr_zero(b)) * caller.param_bytes + to.offset, 0, to.size);
@@ -546,6 +548,7 @@ struct Interpreter::Impl {
       const Variable& to = m.symbols[static_cast<std::size_t>(callee.params[a++])];
       const Variable& from = m.symbols[static_cast<std::size_t>(o.symbol)];
       const std::uint64_t n = std::min(from.size, to.size);
+      if (n == 0) continue;
       for (std::uint32_t b = exec; b; b &= b - 1) {
         const int l = std::countr_zero(b);
         std::memcpy(nf.params.data() + static_cast<std::size_t>(l) * callee.param_bytes + to.offset,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -18,6 +19,8 @@ namespace warpscope::ptx {
 enum class Type : std::uint8_t { None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, F32, F64, Pred };
 
 int type_bytes(Type t);  // Pred: 1, None: 0
+// A register or symbol index (int32, -1 for none) as a subscript.
+inline std::size_t ix(std::int32_t i) { return static_cast<std::size_t>(i); }
 bool is_signed(Type t);
 bool is_float(Type t);
 

@@ -530,8 +530,8 @@ class Parser {
       fail(fmt::format("function {} is defined twice", f.name));
     }
     // Parameters were declared with the provisional index; a definition after a declaration keeps the first slot.
-    for (auto s : f.params) m_.symbols[s].owner = static_cast<std::int32_t>(slot);
-    for (auto s : f.returns) m_.symbols[s].owner = static_cast<std::int32_t>(slot);
+    for (auto s : f.params) m_.symbols[ix(s)].owner = static_cast<std::int32_t>(slot);
+    for (auto s : f.returns) m_.symbols[ix(s)].owner = static_cast<std::int32_t>(slot);
     body(f, slot);
     m_.functions[slot] = std::move(f);
     (void)is_extern;
@@ -545,7 +545,7 @@ class Parser {
       if (is_word(".reg")) fail("register parameters (.reg) are not supported");
       take();
       const auto s = variable(StateSpace::Param, false, owner, true);
-      Variable& v = m_.symbols[s];
+      Variable& v = m_.symbols[ix(s)];
       f.param_bytes = (f.param_bytes + v.align - 1) / v.align * v.align;
       v.offset = f.param_bytes;
       f.param_bytes += v.size;
@@ -627,7 +627,7 @@ class Parser {
       } else if (t.kind == TokenKind::Word && (t.text == ".local" || t.text == ".shared" || t.text == ".param")) {
         const auto space = *parse_space(take().text.substr(1));
         const auto s = variable(space, false, static_cast<std::int32_t>(index));
-        Variable& v = m_.symbols[s];
+        Variable& v = m_.symbols[ix(s)];
         if (space == StateSpace::Local) {
           f.local_bytes = (f.local_bytes + v.align - 1) / v.align * v.align;
           v.offset = f.local_bytes;
@@ -677,17 +677,17 @@ class Parser {
       const int d = dest_count(in);
       for (std::size_t k = 0; k < in.operands.size(); ++k) {
         const Operand& o = in.operands[k];
-        if (o.kind == OperandKind::Address && o.reg >= 0) ++reads[o.reg];
+        if (o.kind == OperandKind::Address && o.reg >= 0) ++reads[ix(o.reg)];
         if (static_cast<int>(k) < d) continue;
-        if (o.kind == OperandKind::Reg) ++reads[o.reg];
+        if (o.kind == OperandKind::Reg) ++reads[ix(o.reg)];
         if (o.kind == OperandKind::Vector)
-          for (int j = 0; j < o.count; ++j)
-            if (o.regs[j] >= 0) ++reads[o.regs[j]];
+          for (std::size_t j = 0; j < o.count; ++j)
+            if (o.regs[j] >= 0) ++reads[ix(o.regs[j])];
       }
-      if (in.guard >= 0) ++reads[in.guard];
+      if (in.guard >= 0) ++reads[ix(in.guard)];
     }
     for (auto& in : f.code) {
-      if (in.op != Opcode::Atom || in.operands.empty() || in.operands[0].kind != OperandKind::Reg || reads[in.operands[0].reg] != 0)
+      if (in.op != Opcode::Atom || in.operands.empty() || in.operands[0].kind != OperandKind::Reg || reads[ix(in.operands[0].reg)] != 0)
         continue;
       // Shared memory has no reduction instruction: ATOMS stays an atomic, and an add of 1 becomes
       // ATOMS.POPC.INC, which serves lanes on one address together (validation/ptx/realistic.run:
@@ -1088,9 +1088,6 @@ class Parser {
       if (static_cast<int>(k) < dests) fail_at(path_, in.ptx_line, fmt::format("'{}' writes to a number", in.text));
       const Number n{static_cast<Literal>(o.component), o.imm};
       Type t = source_type(in, k, dests);
-      if ((in.op == Opcode::Mul || in.op == Opcode::Mad) && in.mul == MulMode::Wide && in.op == Opcode::Mad &&
-          k - dests == 2)
-        t = is_signed(in.type) ? Type::S64 : Type::U64;
       bool ok = true;
       o.imm = literal_bits(n, t == Type::Pred ? Type::U32 : t, ok);
       if (!ok) fail_at(path_, in.ptx_line, fmt::format("'{}': a decimal number where an integer is read", in.text));
@@ -1161,12 +1158,13 @@ class Parser {
         fail_at(path_, in.ptx_line, fmt::format("'{}': expected a vector of {} registers", in.text, in.vec));
       if (in.vec == 1 && v.kind == OperandKind::Vector)
         fail_at(path_, in.ptx_line, fmt::format("'{}': a vector operand without .v2/.v4", in.text));
-      if (in.vec == 8) in.op = Opcode::Unsupported;
+      // Accesses wider than 16 bytes a lane (sm_100's 256-bit loads) are not in the record's sizes.
+      if (type_bytes(in.type) * in.vec > 16 || type_bytes(in.type) == 0) in.op = Opcode::Unsupported;
     }
     if ((in.op == Opcode::Atom || in.op == Opcode::Red) && in.vec != 1) in.op = Opcode::Unsupported;
     // Writes go to registers (or the sink) only.
     for (int k = 0; k < dests && k < static_cast<int>(in.operands.size()); ++k) {
-      const auto kind = in.operands[k].kind;
+      const auto kind = in.operands[static_cast<std::size_t>(k)].kind;
       if (kind != OperandKind::Reg && kind != OperandKind::Vector && kind != OperandKind::Sink)
         fail_at(path_, in.ptx_line, fmt::format("'{}': operand {} must be a register", in.text, k + 1));
     }

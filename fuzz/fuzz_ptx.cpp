@@ -1,0 +1,77 @@
+// libFuzzer target for the PTX front end: parse arbitrary bytes as PTX and,
+// when they parse, run each kernel (a few) on small buffers under an
+// instruction limit. PtxError (InputError) is the only exception allowed to
+// escape; a crash, a sanitizer report or a record that breaks the record's
+// invariants is a bug.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ptx/interpreter.hpp"
+#include "ptx/parser.hpp"
+
+namespace {
+
+using namespace warpscope;
+
+void check(const WarpAccess& a, const ptx::DeviceMemory& memory) {
+  if (a.active.none()) std::abort();
+  if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8 && a.size != 16) std::abort();
+  if (a.space != Space::Global) return;
+  // The interpreter checks every global access against the buffers before it records it.
+  for (int l = 0; l < 32; ++l) {
+    if (!a.active.test(l)) continue;
+    const std::uint64_t addr = a.addr[static_cast<std::size_t>(l)];
+    bool inside = false;
+    for (const auto& b : memory.allocations()) inside = inside || (addr >= b.base && addr - b.base < b.size);
+    if (!inside) std::abort();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > 1 << 16) return 0;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  ptx::Module module;
+  try {
+    module = ptx::parse_module(text, "fuzz.ptx");
+  } catch (const InputError&) {
+    return 0;
+  }
+  ptx::ModuleState state(module);
+  int kernels = 0;
+  for (std::uint32_t f = 0; f < module.functions.size() && kernels < 3; ++f) {
+    const auto& fn = module.functions[f];
+    if (!fn.is_kernel || fn.is_extern) continue;
+    ++kernels;
+    ptx::LaunchParams p;
+    p.function = f;
+    p.grid = {2, 1, 1};
+    p.block = {40, 2, 1};
+    p.dynamic_shared = 256;
+    p.max_warp_instructions = 20000;
+    p.params.assign(fn.param_bytes, 0);
+    for (std::size_t i = 0; i < fn.params.size(); ++i) {
+      const auto& v = module.symbols[static_cast<std::size_t>(fn.params[i])];
+      std::uint64_t value = 3;
+      if (v.size == 8) value = state.memory.allocate("b" + std::to_string(state.memory.allocations().size()), 4096);
+      std::memcpy(p.params.data() + v.offset, &value, std::min<std::size_t>(8, v.size));
+    }
+    try {
+      ptx::Interpreter in(state, std::move(p));
+      std::vector<WarpAccess> out;
+      bool more = true;
+      while (more) {
+        more = in.run(out, 512);
+        for (const auto& a : out) check(a, state.memory);
+        out.clear();
+      }
+    } catch (const InputError&) {
+    }
+  }
+  return 0;
+}
