@@ -275,7 +275,7 @@ struct Interpreter::Impl {
   }
 
   // --- registers and operands
-  void set(Frame& f, std::int32_t r, int lane, std::uint64_t v) {
+  [[gnu::always_inline]] void set(Frame& f, std::int32_t r, int lane, std::uint64_t v) {
     if (r < 0) return;
     f.regs[static_cast<std::size_t>(r) * 32 + static_cast<std::size_t>(lane)] = v & reg_mask[f.fn][static_cast<std::size_t>(r)];
   }
@@ -322,7 +322,7 @@ struct Interpreter::Impl {
       default: return 0;
     }
   }
-  std::uint64_t value(const Cta& c, const Warp& w, const Frame& f, const Operand& o, int lane) const {
+  [[gnu::always_inline]] std::uint64_t value(const Cta& c, const Warp& w, const Frame& f, const Operand& o, int lane) const {
     switch (o.kind) {
       case OperandKind::Reg: {
         const std::uint64_t v = reg(f, o.reg, lane);
@@ -751,7 +751,7 @@ void Interpreter::Impl::memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
 void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec) {
   const Type t = in.type;
   const auto& ops = in.operands;
-  auto src = [&](std::size_t i, int l) { return value(c, w, f, ops[i], l); };
+  auto src = [&](std::size_t i, int l) __attribute__((always_inline)) { return value(c, w, f, ops[i], l); };
   const std::int32_t d = ops.empty() ? -1 : (ops[0].kind == OperandKind::Reg ? ops[0].reg : -1);
   const bool f32t = t == Type::F32, f64t = t == Type::F64;
   auto fl = [&](float x) {

@@ -1,0 +1,88 @@
+// The PTX interpreter (src/ptx/interpreter.cpp) alone: kernels of the
+// validation suite's realistic.cu (validation/ptx/realistic.ptx) interpreted
+// to their memory records, no model. Counters: thread instructions, warp
+// instructions and records per second.
+//   build/release/bench/warpscope_bench --benchmark_filter=BM_PtxInterpret
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "ptx/interpreter.hpp"
+#include "ptx/parser.hpp"
+
+namespace {
+
+using namespace warpscope;
+
+const ptx::Module& realistic() {
+  static const ptx::Module m = [] {
+    std::ifstream f(WARPSCOPE_SOURCE_DIR_FOR_BENCH "/validation/ptx/realistic.ptx");
+    const std::string text(std::istreambuf_iterator<char>(f), {});
+    return ptx::parse_module(text, "realistic.ptx");
+  }();
+  return m;
+}
+
+struct Case {
+  const char* kernel;
+  Dim3 grid, block;
+  std::vector<std::uint64_t> buffer_bytes;  // one buffer per pointer parameter, in order
+  std::vector<std::uint64_t> scalars;       // then these values for the remaining parameters
+};
+
+void interpret(benchmark::State& state, const Case& c) {
+  const ptx::Module& m = realistic();
+  std::uint32_t index = 0;
+  for (std::uint32_t i = 0; i < m.functions.size(); ++i)
+    if (m.functions[i].is_kernel && m.functions[i].name.rfind("_Z" + std::to_string(std::strlen(c.kernel)) + c.kernel, 0) == 0) index = i;
+  const auto& fn = m.functions[index];
+  ptx::ModuleState ms(m);
+  std::vector<std::uint64_t> args;
+  for (std::size_t i = 0; i < c.buffer_bytes.size(); ++i) args.push_back(ms.memory.allocate("b" + std::to_string(i), c.buffer_bytes[i]));
+  args.insert(args.end(), c.scalars.begin(), c.scalars.end());
+  std::uint64_t threads = 0, warps = 0, records = 0;
+  for (auto _ : state) {
+    ptx::LaunchParams p;
+    p.function = index;
+    p.grid = c.grid;
+    p.block = c.block;
+    p.params.assign(fn.param_bytes, 0);
+    for (std::size_t i = 0; i < fn.params.size() && i < args.size(); ++i) {
+      const auto& v = m.symbols[static_cast<std::size_t>(fn.params[i])];
+      std::memcpy(p.params.data() + v.offset, &args[i], std::min<std::size_t>(8, v.size));
+    }
+    ptx::Interpreter in(ms, std::move(p));
+    std::vector<WarpAccess> out;
+    bool more = true;
+    while (more) {
+      more = in.run(out, 4096);
+      records += out.size();
+      out.clear();
+    }
+    threads += in.thread_instructions();
+    warps += in.warp_instructions();
+  }
+  state.counters["thread_inst/s"] = benchmark::Counter(static_cast<double>(threads), benchmark::Counter::kIsRate);
+  state.counters["warp_inst/s"] = benchmark::Counter(static_cast<double>(warps), benchmark::Counter::kIsRate);
+  state.counters["records/s"] = benchmark::Counter(static_cast<double>(records), benchmark::Counter::kIsRate);
+}
+
+void BM_PtxInterpret_copy_float(benchmark::State& s) { interpret(s, {"r_copy_float", {4096, 1, 1}, {256, 1, 1}, {4 << 20, 4 << 20}, {}}); }
+void BM_PtxInterpret_transpose_tiled(benchmark::State& s) {
+  interpret(s, {"r_transpose_tiled", {16, 16, 1}, {32, 8, 1}, {1 << 20, 1 << 20}, {512}});
+}
+void BM_PtxInterpret_reduce_warp_shuffle(benchmark::State& s) {
+  interpret(s, {"r_reduce_warp_shuffle", {1024, 1, 1}, {256, 1, 1}, {1 << 20, 8192}, {}});
+}
+void BM_PtxInterpret_sgemm_tiled16(benchmark::State& s) {
+  interpret(s, {"r_sgemm_tiled16", {8, 8, 1}, {16, 16, 1}, {64 << 10, 64 << 10, 64 << 10}, {128}});
+}
+BENCHMARK(BM_PtxInterpret_copy_float)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PtxInterpret_transpose_tiled)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PtxInterpret_reduce_warp_shuffle)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PtxInterpret_sgemm_tiled16)->Unit(benchmark::kMillisecond);
+
+}  // namespace
