@@ -338,55 +338,57 @@ struct Interpreter::Impl {
   // --- memory
   struct Place {
     std::uint8_t* p = nullptr;
-    Space space = Space::Global;
     std::uint64_t record_addr = 0;
+    Space space = Space::Global;
     bool recorded = true;  // param reads are not memory traffic
   };
 
-  Place locate(Cta& c, const Warp& w, Frame& f, const Instruction& in, int lane, StateSpace ss, std::uint64_t addr, std::uint32_t bytes) {
+  // Where lane's access at addr lies; the result goes straight into pl (a returned Place read back
+  // at once stalls on store forwarding: a third of the interpreter's time on a copy kernel).
+  void locate(Cta& c, const Warp& w, Frame& f, const Instruction& in, int lane, StateSpace ss, std::uint64_t addr, std::uint32_t bytes, Place& pl) {
     if (bytes > 1 && addr % bytes != 0 && ss != StateSpace::Param)
       fault(w, f.fn, in, lane, fmt::format("misaligned address 0x{:x} for a {}-byte access", addr, bytes));
     if (ss == StateSpace::Generic) {
-      if (addr >= kSharedWindow && addr - kSharedWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Shared, addr - kSharedWindow, bytes);
-      if (addr >= kLocalWindow && addr - kLocalWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Local, addr - kLocalWindow, bytes);
-      if (addr >= kConstWindow && addr - kConstWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Const, addr - kConstWindow, bytes);
+      if (addr >= kSharedWindow && addr - kSharedWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Shared, addr - kSharedWindow, bytes, pl);
+      if (addr >= kLocalWindow && addr - kLocalWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Local, addr - kLocalWindow, bytes, pl);
+      if (addr >= kConstWindow && addr - kConstWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Const, addr - kConstWindow, bytes, pl);
       ss = StateSpace::Global;
     }
-    Place pl;
     pl.record_addr = addr;
+    pl.recorded = true;
     switch (ss) {
       case StateSpace::Global:
         pl.space = Space::Global;
         pl.p = state.memory.find(addr, bytes);
         if (!pl.p) fault(w, f.fn, in, lane, fmt::format("global address 0x{:x} is outside every buffer ({})", addr, state.memory.describe(addr)));
-        return pl;
+        return;
       case StateSpace::Shared:
         pl.space = Space::Shared;
         if (addr > c.shared.size() || bytes > c.shared.size() - addr)
           fault(w, f.fn, in, lane, fmt::format("shared address 0x{:x} is outside the CTA's {} bytes of shared memory", addr, c.shared.size()));
         pl.p = c.shared.data() + addr;
-        return pl;
+        return;
       case StateSpace::Local: {
         pl.space = Space::Local;
         if (addr > local_per_thread || bytes > local_per_thread - addr)
           fault(w, f.fn, in, lane, fmt::format("local address 0x{:x} is outside the thread's {} bytes of local memory", addr, local_per_thread));
         const std::uint64_t t = w.index * 32ull + static_cast<std::uint64_t>(lane);
         pl.p = c.local.data() + t * local_per_thread + addr;
-        return pl;
+        return;
       }
       case StateSpace::Const:
         pl.space = Space::Const;
         if (addr > state.const_bank.size() || bytes > state.const_bank.size() - addr)
           fault(w, f.fn, in, lane, fmt::format("constant address 0x{:x} is outside the module's {} bytes of constant data", addr, state.const_bank.size()));
         pl.p = state.const_bank.data() + addr;
-        return pl;
+        return;
       case StateSpace::Param: {
         pl.recorded = false;
         const Function& fn = m.functions[f.fn];
         if (addr > fn.param_bytes || bytes > fn.param_bytes - addr)
           fault(w, f.fn, in, lane, fmt::format("parameter offset {} is outside the function's {} bytes of parameters", addr, fn.param_bytes));
         pl.p = f.params.data() + static_cast<std::size_t>(lane) * fn.param_bytes + addr;
-        return pl;
+        return;
       }
       default:
         fault(w, f.fn, in, lane, "an address in an unsupported state space");
@@ -413,12 +415,14 @@ struct Interpreter::Impl {
   void emit(const Cta& c, const Warp& w, const Frame& f, std::uint32_t pc, const Instruction& in, Op op, std::uint8_t size,
             const std::array<Place, 32>& places, std::uint32_t mask) {
     constexpr Space kOrder[] = {Space::Global, Space::Shared, Space::Local, Space::Const};
+    std::array<std::uint32_t, 5> by_space{};
+    for (std::uint32_t bitsleft = mask; bitsleft; bitsleft &= bitsleft - 1) {
+      const int l = std::countr_zero(bitsleft);
+      const Place& pl = places[static_cast<std::size_t>(l)];
+      if (pl.recorded) by_space[static_cast<std::size_t>(pl.space)] |= 1u << l;
+    }
     for (Space s : kOrder) {
-      std::uint32_t lanes = 0;
-      for (std::uint32_t bitsleft = mask; bitsleft; bitsleft &= bitsleft - 1) {
-        const int l = std::countr_zero(bitsleft);
-        if (places[static_cast<std::size_t>(l)].recorded && places[static_cast<std::size_t>(l)].space == s) lanes |= 1u << l;
-      }
+      const std::uint32_t lanes = by_space[static_cast<std::size_t>(s)];
       if (!lanes) continue;
       WarpAccess a;
       a.pc = pc_base[f.fn] + pc;
@@ -573,11 +577,12 @@ struct Interpreter::Impl {
       const std::uint64_t src_bytes = in.operands.size() > 3 && in.operands[3].kind != OperandKind::Address
                                           ? std::min<std::uint64_t>(value(c, w, f, in.operands[3], l), bytes)
                                           : bytes;
-      Place dst = locate(c, w, f, in, l, StateSpace::Shared, address_of(c, w, f, in.operands[0], l), bytes);
-      Place src = locate(c, w, f, in, l, StateSpace::Global, address_of(c, w, f, in.operands[1], l), bytes);
+      Place dst;
+      locate(c, w, f, in, l, StateSpace::Shared, address_of(c, w, f, in.operands[0], l), bytes, dst);
+      Place& src = places[static_cast<std::size_t>(l)];
+      locate(c, w, f, in, l, StateSpace::Global, address_of(c, w, f, in.operands[1], l), bytes, src);
       std::memset(dst.p, 0, bytes);
       std::memcpy(dst.p, src.p, static_cast<std::size_t>(src_bytes));
-      places[static_cast<std::size_t>(l)] = src;
     }
     emit(c, w, f, pc, in, Op::Load, static_cast<std::uint8_t>(bytes), places, exec);
   }
@@ -666,11 +671,12 @@ void Interpreter::Impl::memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
   for (std::uint32_t b = exec; b; b &= b - 1) {
     const int l = std::countr_zero(b);
     const std::uint64_t a = address_of(c, w, f, addr_op, l);
-    places[static_cast<std::size_t>(l)] = locate(c, w, f, in, l, in.space, a, bytes);
+    locate(c, w, f, in, l, in.space, a, bytes, places[static_cast<std::size_t>(l)]);
   }
   Op op = Op::Load;
   if (is_ld) {
     const Operand& d = in.operands[0];
+    const bool sign = is_signed(in.type);
     for (std::uint32_t b = exec; b; b &= b - 1) {
       const int l = std::countr_zero(b);
       const std::uint8_t* p = places[static_cast<std::size_t>(l)].p;
@@ -678,12 +684,12 @@ void Interpreter::Impl::memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
         for (int k = 0; k < d.count; ++k)
           if (d.regs[static_cast<std::size_t>(k)] >= 0) {
             std::uint64_t v = load_bytes(p + k * elem, elem);
-            if (is_signed(in.type)) v = static_cast<std::uint64_t>(alu::sext(v, elem));
+            if (sign) v = static_cast<std::uint64_t>(alu::sext(v, elem));
             set(f, d.regs[static_cast<std::size_t>(k)], l, v);
           }
       } else if (d.kind == OperandKind::Reg) {
         std::uint64_t v = load_bytes(p, elem);
-        if (is_signed(in.type)) v = static_cast<std::uint64_t>(alu::sext(v, elem));
+        if (sign) v = static_cast<std::uint64_t>(alu::sext(v, elem));
         set(f, d.reg, l, v);
       }
     }
@@ -811,6 +817,71 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
   if (in.op == Opcode::Activemask) {
     for (std::uint32_t b = exec; b; b &= b - 1) set(f, d, std::countr_zero(b), exec);
     return;
+  }
+
+  // Fast paths for the integer operations of address arithmetic, the bulk of nvcc's code: the
+  // dispatch outside the lane loop. Same results as the general loop below.
+  const auto lanes = [&](auto&& fn) __attribute__((always_inline)) {
+    for (std::uint32_t b = exec; b; b &= b - 1) {
+      const int l = std::countr_zero(b);
+      set(f, d, l, fn(l));
+    }
+  };
+  if (!is_float(t) && t != Type::Pred && d >= 0) {
+    switch (in.op) {
+      case Opcode::Mov:
+        if (ops[1].kind != OperandKind::Vector) {
+          lanes([&](int l) { return trunc(src(1, l), t); });
+          return;
+        }
+        break;
+      case Opcode::Add:
+        if (!in.sat) {
+          lanes([&](int l) { return trunc(src(1, l) + src(2, l), t); });
+          return;
+        }
+        break;
+      case Opcode::Sub:
+        if (!in.sat) {
+          lanes([&](int l) { return trunc(src(1, l) - src(2, l), t); });
+          return;
+        }
+        break;
+      case Opcode::And: lanes([&](int l) { return trunc(src(1, l) & src(2, l), t); }); return;
+      case Opcode::Or: lanes([&](int l) { return trunc(src(1, l) | src(2, l), t); }); return;
+      case Opcode::Xor: lanes([&](int l) { return trunc(src(1, l) ^ src(2, l), t); }); return;
+      case Opcode::Shl:
+        lanes([&](int l) {
+          const std::uint64_t sh = as_unsigned(src(2, l), Type::U32);
+          return sh >= static_cast<std::uint64_t>(width) ? 0 : trunc(src(1, l) << sh, t);
+        });
+        return;
+      case Opcode::Mul: case Opcode::Mad: {
+        const bool mad = in.op == Opcode::Mad;
+        if (in.mul == MulMode::Lo && !in.sat) {
+          lanes([&](int l) { return trunc(src(1, l) * src(2, l) + (mad ? src(3, l) : 0), t); });
+          return;
+        }
+        if (in.mul == MulMode::Wide) {
+          const Type wide = width >= 32 ? Type::B64 : Type::B32;
+          if (is_signed(t))
+            lanes([&](int l) {
+              return trunc(static_cast<std::uint64_t>(as_signed(src(1, l), t) * as_signed(src(2, l), t)) + (mad ? src(3, l) : 0), wide);
+            });
+          else
+            lanes([&](int l) { return trunc(as_unsigned(src(1, l), t) * as_unsigned(src(2, l), t) + (mad ? src(3, l) : 0), wide); });
+          return;
+        }
+        break;
+      }
+      case Opcode::Cvt:
+        if (!is_float(in.type2)) {
+          lanes([&](int l) { return alu::convert(src(1, l), in); });
+          return;
+        }
+        break;
+      default: break;
+    }
   }
 
   for (std::uint32_t b = exec; b; b &= b - 1) {

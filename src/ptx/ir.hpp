@@ -18,11 +18,24 @@ namespace warpscope::ptx {
 // PTX fundamental types (PTX ISA 5.2.2). Pred is a predicate register.
 enum class Type : std::uint8_t { None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, F32, F64, Pred };
 
-int type_bytes(Type t);  // Pred: 1, None: 0
+// Pred: 1, None: 0
+inline int type_bytes(Type t) {
+  switch (t) {
+    case Type::None: return 0;
+    case Type::B8: case Type::U8: case Type::S8: case Type::Pred: return 1;
+    case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: return 2;
+    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2: return 4;
+    case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 8;
+    case Type::B128: return 16;
+  }
+  return 0;
+}
 // A register or symbol index (int32, -1 for none) as a subscript.
 inline std::size_t ix(std::int32_t i) { return static_cast<std::size_t>(i); }
-bool is_signed(Type t);
-bool is_float(Type t);
+inline bool is_signed(Type t) { return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64; }
+inline bool is_float(Type t) {
+  return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::F32 || t == Type::F64;
+}
 
 enum class Opcode : std::uint8_t {
   Unsupported,
