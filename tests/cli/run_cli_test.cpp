@@ -119,5 +119,22 @@ TEST(CliRun, AFileLargerThanItsBufferIsAnError) {
   EXPECT_NE(r.err.find("has 8 bytes, more than the buffer's 4"), std::string::npos) << r.err;
 }
 
+// validate --ptx on one application of the suite: its records from the interpreter, checked against
+// the H100's counters (the whole suite: tests/validation/h100_ptx_suite_test.cpp).
+TEST(CliRun, ValidateTakesRecordsFromPtx) {
+  const fs::path dir = scratch("suite");
+  fs::create_directories(dir);
+  const std::string suite = WARPSCOPE_SOURCE_DIR "/validation/h100/suite/";
+  for (const char* f : {"environment.txt", "tolerances.toml", "strided_access.ncu.csv", "strided_access.sass"})
+    fs::copy_file(suite + f, dir / f, fs::copy_options::overwrite_existing);
+  const auto r = run_cli("validate " + dir.string() + " --ptx " WARPSCOPE_SOURCE_DIR "/validation/ptx");
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("exact counters: 180 of 180 match"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("records from the PTX interpreter"), std::string::npos) << r.out;
+  const auto none = run_cli("validate " + dir.string() + " --ptx " + dir.string());
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("no <app>.ptx + <app>.run for any <app>.ncu.csv"), std::string::npos) << none.err;
+}
+
 }  // namespace
 }  // namespace warpscope::test
