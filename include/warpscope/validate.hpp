@@ -62,6 +62,7 @@ struct ValidationReport {
   std::string memory;                    // the model's effective configuration
   std::vector<KernelValidation> kernels; // applications by name, launches in order
   std::vector<std::string> notes;        // e.g. tolerances.toml entries that matched nothing
+  bool from_ptx = false;                 // records from the PTX interpreter (ValidateOptions::ptx_dir)
 };
 
 struct ValidateOptions {

@@ -103,7 +103,8 @@ std::vector<std::string> summary_lines(const ValidationReport& report, const Val
                               s.kernels_within, s.kernels_toleranced));
   if (s.known)
     out.push_back(fmt::format("known mismatches: {}{}", s.known,
-                              s.known_passing ? fmt::format(" ({} now within tolerance: remove them from tolerances.toml)",
+                              s.known_passing ? fmt::format(fmt::runtime(report.from_ptx ? " ({} within tolerance in these PTX runs)"
+                                                                                      : " ({} now within tolerance: remove them from tolerances.toml)"),
                                                             s.known_passing)
                                               : ""));
   if (s.unchecked) out.push_back(fmt::format("unchecked (not in tolerances.toml): {}", s.unchecked));

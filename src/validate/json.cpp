@@ -25,6 +25,7 @@ nlohmann::json validation_json(const ValidationReport& report) {
   for (const auto& [k, v] : report.environment) j["environment"][k] = v;
   j["gpu_model"] = report.gpu_model;
   j["arch"] = report.arch;
+  j["records_from"] = report.from_ptx ? "ptx" : "traces";  // validate --ptx: the PTX interpreter
   j["memory"] = report.memory;
   j["kernels"] = nlohmann::json::array();
   for (const auto& k : report.kernels) {

@@ -136,6 +136,7 @@ ValidationReport validate_directory(const fs::path& dir, const ArchDatabase& db,
   report.gpu_model = gpu.key;
   report.gpu_name = gpu.name;
   report.arch = arch.name;
+  report.from_ptx = from_ptx;
   std::set<const validate::KernelRule*> used;
   std::set<std::string> seen;
   for (const std::string& app : apps) {
