@@ -28,6 +28,9 @@ struct AnalysisArgs {
   int threads = 0;
   bool no_interleave = false;
   std::string sass;  // a SASS listing: atomic operations of kernels whose trace lacks them
+  // Not options: the progress bar's label, and the input size (TraceSource::file_size) from which it shows.
+  std::string progress_label = "analyze";
+  std::uint64_t progress_threshold = 64ull << 20;
 };
 
 void add_analysis_options(CLI::App* cmd, AnalysisArgs& args);

@@ -161,8 +161,8 @@ std::string result_csv(const AnalyzeResult& r) {
 
 }  // namespace
 
-void add_analysis_options(CLI::App* cmd, AnalysisArgs& a) {
-  auto* args = &a;
+void add_analysis_options(CLI::App* cmd, AnalysisArgs& analysis) {
+  auto* args = &analysis;
   cmd->add_option("--arch", args->archs, "comma-separated architectures ('all' for every one)")->capture_default_str();
   cmd->add_option("--kernel", args->kernel, "only kernels whose name matches this regular expression");
   cmd->add_option("--json", args->json_file, "write the results as JSON to FILE ('-': to standard output, instead of the tables)");
@@ -195,9 +195,9 @@ void add_analysis_options(CLI::App* cmd, AnalysisArgs& a) {
 
 }
 
-int analyze_and_report(const GlobalOptions& g, AnalysisArgs& a, const std::function<std::unique_ptr<TraceSource>()>& open_trace_fn,
+int analyze_and_report(const GlobalOptions& g, AnalysisArgs& analysis, const std::function<std::unique_ptr<TraceSource>()>& open_trace_fn,
                        const std::string& input_name) {
-  auto* args = &a;
+  auto* args = &analysis;
   const bool json_out = report::is_stdout(args->json_file), csv_out = report::is_stdout(args->csv_file),
              html_out = report::is_stdout(args->html_file);
   if (int(json_out) + int(csv_out) + int(html_out) > 1)
@@ -265,7 +265,7 @@ int analyze_and_report(const GlobalOptions& g, AnalysisArgs& a, const std::funct
                no_split);
 
   auto trace = open_trace_fn();
-  report::ProgressBar bar("analyze", trace->file_size());
+  report::ProgressBar bar(args->progress_label, trace->file_size(), args->progress_threshold);
   const AnalyzeResult r = analyze_trace(*trace, specs, options, [&](std::uint64_t done, std::uint64_t) {
     bar.update(done, 0);
   });

@@ -109,6 +109,8 @@ Action add_run_command(CLI::App& app, const GlobalOptions& g) {
       auto sink = create_trace(run->trace_out, trace_format_for_path(run->trace_out));
       return std::make_unique<TeeSource>(std::move(source), std::move(sink));
     };
+    args->progress_label = "run";
+    args->progress_threshold = 4096;  // CTAs (the interpreter's progress: CTAs started)
     return analyze_and_report(g, *args, open, run->ptx);
   };
 }

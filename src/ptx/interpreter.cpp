@@ -430,8 +430,9 @@ struct Interpreter::Impl {
       a.cta = static_cast<std::uint32_t>(c.linear);
       a.warp = static_cast<std::uint16_t>(w.index);
       a.space = s;
-      a.op = op;
-      if (s == Space::Local && (op == Op::Atomic || op == Op::Reduction)) a.op = op;
+      // Shared memory has no reduction instruction (ATOMS ... RZ): a generic atom that ptxas would make a
+      // RED stays an atomic where its lanes land in shared memory.
+      a.op = s == Space::Shared && op == Op::Reduction && in.op == Opcode::Atom ? Op::Atomic : op;
       a.size = size;
       a.cache = in.cache;
       a.atomic_op = (op == Op::Atomic || op == Op::Reduction) ? in.atomic : AtomicOp::Unknown;
@@ -673,6 +674,12 @@ void Interpreter::Impl::memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
     const std::uint64_t a = address_of(c, w, f, addr_op, l);
     locate(c, w, f, in, l, in.space, a, bytes, places[static_cast<std::size_t>(l)]);
   }
+  if (!is_ld)
+    for (std::uint32_t b = exec; b; b &= b - 1) {
+      const int l = std::countr_zero(b);
+      if (places[static_cast<std::size_t>(l)].space == Space::Const && places[static_cast<std::size_t>(l)].recorded)
+        fault(w, f.fn, in, l, "a write to constant memory");
+    }
   Op op = Op::Load;
   if (is_ld) {
     const Operand& d = in.operands[0];
@@ -1176,6 +1183,7 @@ std::uint32_t Interpreter::static_shared_bytes() const { return impl_->static_sh
 std::uint64_t Interpreter::local_bytes_per_thread() const { return impl_->local_per_thread; }
 std::uint64_t Interpreter::warp_instructions() const { return impl_->warp_insts; }
 std::uint64_t Interpreter::thread_instructions() const { return impl_->thread_insts; }
+std::uint64_t Interpreter::ctas_started() const { return impl_->next_cta; }
 
 std::map<std::uint64_t, SourceLocation> Interpreter::lines() const {
   std::map<std::uint64_t, SourceLocation> out;

@@ -62,6 +62,7 @@ class Interpreter {
   std::uint64_t local_bytes_per_thread() const;
   std::uint64_t warp_instructions() const;
   std::uint64_t thread_instructions() const;
+  std::uint64_t ctas_started() const;  // for progress
   // PC -> source line of every instruction the launch can execute (.loc, or the PTX line).
   std::map<std::uint64_t, SourceLocation> lines() const;
   // PC -> operation of every atom and red the launch can execute (KernelInfo::atomics).

@@ -246,7 +246,8 @@ class PtxRunSource : public TraceSource {
   }
 
   const std::vector<KernelInfo>& kernels() const override { return kernels_; }
-  std::uint64_t bytes_read() const override { return done_ctas_; }
+  // Progress: CTAs started of all launches' (`analyze`'s progress bar counts bytes of a file).
+  std::uint64_t bytes_read() const override { return done_ctas_ + (current_ ? current_->ctas_started() : 0); }
   std::uint64_t file_size() const override { return total_ctas_; }
   TraceSummary summary() const override {
     TraceSummary s;

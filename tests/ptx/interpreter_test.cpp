@@ -274,6 +274,51 @@ TEST(PtxInterpreter, CpAsyncCopiesAtOnceAndRecordsTheGlobalRead) {
   for (std::size_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), 4 * (31 - t));
 }
 
+TEST(PtxInterpreter, GenericAtomicsInSharedMemoryStayAtomicsAndConstantMemoryIsReadOnly) {
+  const std::string text = ptx_module(R"(.const .align 4 .b8 table[16] = {1, 0, 0, 0, 2, 0, 0, 0};
+.visible .entry generic_atom()
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b8 sm[128];
+  mov.u32 %r1, sm;
+  cvt.u64.u32 %rd1, %r1;
+  cvta.shared.u64 %rd2, %rd1;
+  atom.add.u32 %r2, [%rd2], 1;
+  ret;
+}
+.visible .entry const_write(.param .u32 store)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  ld.param.u32 %r3, [store];
+  setp.ne.u32 %p1, %r3, 0;
+  .reg .b64 %rd<4>;
+  mov.u64 %rd1, table;
+  cvta.const.u64 %rd2, %rd1;
+  ld.u32 %r1, [%rd2+4];
+  @%p1 st.u32 [%rd2], %r1;
+  ret;
+}
+)");
+  PtxRun run(text);
+  const auto rec = run.launch("generic_atom", {1, 1, 1}, {32, 1, 1}, {});
+  ASSERT_EQ(rec.size(), 1u);
+  EXPECT_EQ(rec[0].space, Space::Shared);
+  EXPECT_EQ(rec[0].op, Op::Atomic);  // its result is unused, but shared memory has no RED
+  // A generic load through the constant window reads the initialiser's second word.
+  const auto load = run.launch("const_write", {1, 1, 1}, {32, 1, 1}, {0});
+  ASSERT_EQ(load.size(), 1u);
+  EXPECT_EQ(load[0].space, Space::Const);
+  EXPECT_EQ(load[0].addr[0], 4u);
+  try {
+    run.launch("const_write", {1, 1, 1}, {32, 1, 1}, {1});
+    FAIL() << "wrote";
+  } catch (const ptx::PtxError& e) {
+    EXPECT_NE(std::string(e.what()).find("a write to constant memory"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PtxInterpreter, IntegerAndFloatRules) {
   // One thread writes each result to out[k]; expected values from the PTX ISA's definitions.
   PtxRun run(ptx_module(kernel("arith", R"(
