@@ -90,6 +90,12 @@ float f16_to_f32(std::uint16_t h) {
   return negative ? -v : v;
 }
 
+std::uint16_t f32_to_bf16(float f) {
+  const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+  if (std::isnan(f)) return static_cast<std::uint16_t>((x >> 16) | 0x40u);
+  return static_cast<std::uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
 namespace {
 
 // A float-to-integer conversion as the GPU does it: NaN gives 0, out-of-range values the nearest
@@ -113,6 +119,7 @@ double source_value(std::uint64_t v, Type t) {
     case Type::F32: return static_cast<double>(f32(v));
     case Type::F64: return f64(v);
     case Type::F16: return static_cast<double>(f16_to_f32(static_cast<std::uint16_t>(v)));
+    case Type::BF16: return static_cast<double>(bf16_to_f32(static_cast<std::uint16_t>(v)));
     default: return is_signed(t) ? static_cast<double>(as_signed(v, t)) : static_cast<double>(as_unsigned(v, t));
   }
 }
@@ -167,6 +174,7 @@ std::uint64_t convert(std::uint64_t v, const Instruction& in) {
       return bits(f);
     }
     case Type::F16: return f32_to_f16(static_cast<float>(x), in.rounding);
+    case Type::BF16: return f32_to_bf16(static_cast<float>(x));
     default: return 0;
   }
 }

@@ -44,6 +44,9 @@ double round_integral(double d, Rounding r);
 // IEEE half precision, for cvt to and from .f16 (round to nearest even).
 std::uint16_t f32_to_f16(float f, Rounding r);
 float f16_to_f32(std::uint16_t h);
+// bfloat16: a float's upper 16 bits (round to nearest even; NaN stays NaN).
+std::uint16_t f32_to_bf16(float f);
+inline float bf16_to_f32(std::uint16_t h) { return std::bit_cast<float>(static_cast<std::uint32_t>(h) << 16); }
 
 // cvt.rounding.sat.ftz.dtype.atype on one value (the source register's bits).
 std::uint64_t convert(std::uint64_t v, const Instruction& in);

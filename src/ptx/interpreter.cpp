@@ -13,6 +13,7 @@
 #include "ptx/alu.hpp"
 #include "ptx/ptx_error.hpp"
 #include "ptx/reconvergence.hpp"
+#include "tracer/demangle.hpp"
 
 namespace warpscope::ptx {
 
@@ -33,6 +34,8 @@ ModuleState::ModuleState(const Module& m) : module(&m) {
 }
 
 namespace {
+
+int halves_of(Type t) { return (t == Type::F16x2 || t == Type::BF16x2) ? 2 : 1; }
 
 using alu::as_signed;
 using alu::as_unsigned;
@@ -130,7 +133,8 @@ struct Interpreter::Impl {
           unsupported.push_back(fmt::format("line {}: '{}'", in.ptx_line, in.text));
     }
     if (!unsupported.empty())
-      throw PtxError(fmt::format("{}: kernel {} uses what the interpreter cannot run: {}", m.path, k.name, fmt::join(unsupported, "; ")));
+      throw PtxError(fmt::format("{}: kernel {} uses what the interpreter cannot run: {}", m.path, tracer::demangle(k.name),
+                                 fmt::join(unsupported, "; ")));
     // Local memory: the deepest chain of frames.
     local_need.assign(m.functions.size(), UINT64_MAX);
     std::vector<char> on_path(m.functions.size(), 0);
@@ -185,7 +189,7 @@ struct Interpreter::Impl {
     const std::uint32_t t = w.index * 32 + static_cast<std::uint32_t>(lane);
     const std::uint32_t bx = launch.block.x, by = launch.block.y;
     throw PtxError(fmt::format("{}:{}: kernel {}, CTA ({},{},{}), thread ({},{},{}): {}: {}", m.path, in.ptx_line,
-                               m.functions[launch.function].name, cta->x, cta->y, cta->z, t % bx, (t / bx) % by, t / (bx * by),
+                               tracer::demangle(m.functions[launch.function].name), cta->x, cta->y, cta->z, t % bx, (t / bx) % by, t / (bx * by),
                                in.text, what));
     (void)fn;
   }
@@ -478,7 +482,7 @@ struct Interpreter::Impl {
       thread_insts += static_cast<std::uint64_t>(std::popcount(exec));
       if (launch.max_warp_instructions && warp_insts > launch.max_warp_instructions)
         throw PtxError(fmt::format("kernel {} did not finish within {} warp instructions (an endless loop? --max-instructions raises the limit)",
-                                   m.functions[launch.function].name, launch.max_warp_instructions));
+                                   tracer::demangle(m.functions[launch.function].name), launch.max_warp_instructions));
       step(c, w, f, e.pc, in, mask, exec);
     }
     if (!w.done && w.frames.size() == 1 && w.frames.back().stack.empty()) w.done = true;
@@ -567,6 +571,49 @@ struct Interpreter::Impl {
   void step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t mask, std::uint32_t exec);
   void memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
   void alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
+
+  // 16-bit floats (.f16, .bf16, and pairs of them in 32 bits): each half computed in single precision and
+  // rounded to its format; cvt of two floats to a pair.
+  void half_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec) {
+    const Type t = in.type;
+    const bool bf = t == Type::BF16 || t == Type::BF16x2;
+    const int halves = (t == Type::F16x2 || t == Type::BF16x2) ? 2 : 1;
+    const auto& ops = in.operands;
+    const auto to_f = [&](std::uint64_t h) { return bf ? alu::bf16_to_f32(static_cast<std::uint16_t>(h)) : alu::f16_to_f32(static_cast<std::uint16_t>(h)); };
+    const auto from_f = [&](float x) -> std::uint64_t {
+      if (in.sat) x = alu::saturate(x);
+      return bf ? alu::f32_to_bf16(x) : alu::f32_to_f16(x, Rounding::Rn);
+    };
+    const std::int32_t d = ops[0].kind == OperandKind::Reg ? ops[0].reg : -1;
+    for (std::uint32_t b = exec; b; b &= b - 1) {
+      const int l = std::countr_zero(b);
+      std::uint64_t r = 0;
+      if (in.op == Opcode::Cvt) {  // cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower
+        const float hi = alu::f32(value(c, w, f, ops[1], l)), lo = alu::f32(value(c, w, f, ops[2], l));
+        r = (from_f(hi) << 16) | from_f(lo);
+        set(f, d, l, r);
+        continue;
+      }
+      for (int h = 0; h < halves; ++h) {
+        auto part = [&](std::size_t i) { return to_f((value(c, w, f, ops[i], l) >> (16 * h)) & 0xffffu); };
+        const std::uint64_t raw = (value(c, w, f, ops[1], l) >> (16 * h)) & 0xffffu;
+        std::uint64_t res = 0;
+        switch (in.op) {
+          case Opcode::Add: res = from_f(part(1) + part(2)); break;
+          case Opcode::Sub: res = from_f(part(1) - part(2)); break;
+          case Opcode::Mul: res = from_f(part(1) * part(2)); break;
+          case Opcode::Fma: res = from_f(std::fma(part(1), part(2), part(3))); break;
+          case Opcode::Min: res = from_f(alu::fmin_ptx(part(1), part(2))); break;
+          case Opcode::Max: res = from_f(alu::fmax_ptx(part(1), part(2))); break;
+          case Opcode::Neg: res = raw ^ 0x8000u; break;
+          case Opcode::Abs: res = raw & 0x7fffu; break;
+          default: fault(w, f.fn, in, l, "not supported by the interpreter");
+        }
+        r |= (res & 0xffffu) << (16 * h);
+      }
+      set(f, d, l, r);
+    }
+  }
 
   // cp.async.ca/cg.shared.global [dst], [src], bytes{, src bytes}: the copy happens at once (its
   // commit and wait are no-ops); the record is the global read, as Accel-Sim's traces read LDGSTS.
@@ -819,6 +866,50 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
       }
       set(f, d, l, v);
     }
+    return;
+  }
+  if (in.op == Opcode::Redux) {
+    // redux.sync.op.type d, a, membermask: one value over the executing lanes, to each of them.
+    std::uint64_t acc = 0;
+    bool first = true;
+    for (std::uint32_t b = exec; b; b &= b - 1) {
+      const std::uint64_t v = trunc(src(1, std::countr_zero(b)), t);
+      if (first) {
+        acc = v;
+        first = false;
+        continue;
+      }
+      switch (in.atomic) {
+        case AtomicOp::Add: acc = trunc(acc + v, t); break;
+        case AtomicOp::Min: acc = is_signed(t) ? trunc(static_cast<std::uint64_t>(std::min(as_signed(acc, t), as_signed(v, t))), t) : std::min(acc, v); break;
+        case AtomicOp::Max: acc = is_signed(t) ? trunc(static_cast<std::uint64_t>(std::max(as_signed(acc, t), as_signed(v, t))), t) : std::max(acc, v); break;
+        case AtomicOp::And: acc &= v; break;
+        case AtomicOp::Or: acc |= v; break;
+        default: acc ^= v; break;
+      }
+    }
+    for (std::uint32_t b = exec; b; b &= b - 1) set(f, d, std::countr_zero(b), acc);
+    return;
+  }
+  if (in.op == Opcode::Match) {
+    // match.any: the executing lanes with the same value; match.all: all of them if they all agree.
+    const std::size_t a = in.pair_dest ? 2 : 1;
+    std::array<std::uint64_t, 32> v{};
+    for (std::uint32_t b = exec; b; b &= b - 1) v[static_cast<std::size_t>(std::countr_zero(b))] = trunc(src(a, std::countr_zero(b)), t);
+    bool all = true;
+    for (std::uint32_t b = exec; b; b &= b - 1) all = all && v[static_cast<std::size_t>(std::countr_zero(b))] == v[static_cast<std::size_t>(std::countr_zero(exec))];
+    for (std::uint32_t b = exec; b; b &= b - 1) {
+      const int l = std::countr_zero(b);
+      std::uint32_t same = 0;
+      for (std::uint32_t c2 = exec; c2; c2 &= c2 - 1)
+        if (v[static_cast<std::size_t>(std::countr_zero(c2))] == v[static_cast<std::size_t>(l)]) same |= 1u << std::countr_zero(c2);
+      set(f, d, l, in.vote == VoteMode::Any ? same : (all ? exec : 0u));
+      if (in.pair_dest) set(f, ops[1].reg, l, all ? 1 : 0);
+    }
+    return;
+  }
+  if (is_half(t) && in.op != Opcode::Mov && !(in.op == Opcode::Cvt && halves_of(t) == 1)) {
+    half_op(c, w, f, in, exec);
     return;
   }
   if (in.op == Opcode::Activemask) {

@@ -16,7 +16,7 @@
 namespace warpscope::ptx {
 
 // PTX fundamental types (PTX ISA 5.2.2). Pred is a predicate register.
-enum class Type : std::uint8_t { None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, F32, F64, Pred };
+enum class Type : std::uint8_t { None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64, Pred };
 
 // Pred: 1, None: 0
 inline int type_bytes(Type t) {
@@ -24,7 +24,7 @@ inline int type_bytes(Type t) {
     case Type::None: return 0;
     case Type::B8: case Type::U8: case Type::S8: case Type::Pred: return 1;
     case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: return 2;
-    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2: return 4;
+    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2: case Type::BF16x2: return 4;
     case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 8;
     case Type::B128: return 16;
   }
@@ -34,7 +34,10 @@ inline int type_bytes(Type t) {
 inline std::size_t ix(std::int32_t i) { return static_cast<std::size_t>(i); }
 inline bool is_signed(Type t) { return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64; }
 inline bool is_float(Type t) {
-  return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::F32 || t == Type::F64;
+  return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2 || t == Type::F32 || t == Type::F64;
+}
+// 16-bit floats, alone or as pairs in 32 bits.
+inline bool is_half(Type t) { return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2;
 }
 
 enum class Opcode : std::uint8_t {
@@ -42,7 +45,7 @@ enum class Opcode : std::uint8_t {
   Mov, Ld, St, Cvta, CvtaTo, Cvt, Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not,
   Cnot, Shl, Shr, Setp, Selp, Slct, Bra, Ret, Exit, Bar, BarWarp, Nop, Atom, Red, Shfl, Vote, Activemask, Fma, Rcp,
   Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Copysign, Testp, Call, Sad,
-  Isspacep, Trap, Dp4a, CpAsync,
+  Isspacep, Trap, Dp4a, CpAsync, Redux, Match,
 };
 
 enum class SpecialReg : std::uint8_t {

@@ -71,7 +71,7 @@ std::optional<Type> parse_type(std::string_view s) {
   static const std::unordered_map<std::string_view, Type> kTypes = {
       {"b8", Type::B8},     {"b16", Type::B16},   {"b32", Type::B32},     {"b64", Type::B64},   {"b128", Type::B128},
       {"u8", Type::U8},     {"u16", Type::U16},   {"u32", Type::U32},     {"u64", Type::U64},   {"s8", Type::S8},
-      {"s16", Type::S16},   {"s32", Type::S32},   {"s64", Type::S64},     {"f16", Type::F16},   {"f16x2", Type::F16x2},
+      {"s16", Type::S16},   {"s32", Type::S32},   {"s64", Type::S64},     {"f16", Type::F16},   {"f16x2", Type::F16x2}, {"bf16x2", Type::BF16x2},
       {"bf16", Type::BF16}, {"f32", Type::F32},   {"f64", Type::F64},     {"pred", Type::Pred}};
   auto it = kTypes.find(s);
   if (it == kTypes.end()) return std::nullopt;
@@ -148,7 +148,7 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
       {"shf", Opcode::Shf},       {"copysign", Opcode::Copysign}, {"testp", Opcode::Testp}, {"call", Opcode::Call},
       {"sad", Opcode::Sad},       {"isspacep", Opcode::Isspacep}, {"trap", Opcode::Trap},   {"prefetch", Opcode::Nop},
       {"prefetchu", Opcode::Nop}, {"nanosleep", Opcode::Nop}, {"pmevent", Opcode::Nop},     {"dp4a", Opcode::Dp4a},
-      {"griddepcontrol", Opcode::Nop}};
+      {"griddepcontrol", Opcode::Nop}, {"redux", Opcode::Redux}, {"match", Opcode::Match}};
   return kOps;
 }
 
@@ -160,7 +160,7 @@ int dest_count(const Instruction& in) {
       return 0;
     case Opcode::Bar:
       return in.bar == BarMode::Sync || in.bar == BarMode::Arrive ? 0 : 1;
-    case Opcode::Setp: case Opcode::Shfl:
+    case Opcode::Setp: case Opcode::Shfl: case Opcode::Match:
       return in.pair_dest ? 2 : 1;
     default:
       return 1;
@@ -185,6 +185,8 @@ Type source_type(const Instruction& in, std::size_t i, int dests) {
       }
       return in.type;
     case Opcode::Shfl: case Opcode::Prmt: case Opcode::Lop3: case Opcode::Activemask: return Type::B32;
+    case Opcode::Redux: return s == 0 ? in.type : Type::B32;
+    case Opcode::Match: return s == 0 ? in.type : Type::B32;
     case Opcode::Vote: return s == 0 ? Type::Pred : Type::B32;
     case Opcode::BarWarp: case Opcode::Bar: return Type::U32;
     case Opcode::St: return in.type;
@@ -830,6 +832,23 @@ class Parser {
         unsupported = true;
         continue;
       }
+      if (in.op == Opcode::Redux) {
+        static const std::unordered_map<std::string_view, AtomicOp> kRedux = {
+            {"add", AtomicOp::Add}, {"min", AtomicOp::Min}, {"max", AtomicOp::Max},
+            {"and", AtomicOp::And}, {"or", AtomicOp::Or},   {"xor", AtomicOp::Xor}};
+        if (auto a = kRedux.find(x); a != kRedux.end()) {
+          in.atomic = a->second;
+          continue;
+        }
+        unsupported = true;
+        continue;
+      }
+      if (in.op == Opcode::Match) {
+        if (x == "any") { in.vote = VoteMode::Any; continue; }
+        if (x == "all") { in.vote = VoteMode::All; continue; }
+        unsupported = true;
+        continue;
+      }
       if (in.op == Opcode::Setp) {
         static const std::unordered_map<std::string_view, CmpOp> kCmp = {
             {"eq", CmpOp::Eq},   {"ne", CmpOp::Ne},   {"lt", CmpOp::Lt},   {"le", CmpOp::Le},   {"gt", CmpOp::Gt},
@@ -902,11 +921,18 @@ class Parser {
     if (types.size() > 1) in.type2 = types[1];
     if (in.op == Opcode::Setp && in.type == Type::None) unsupported = true;
     if (in.op == Opcode::Cvt && (types.size() != 2)) unsupported = true;
-    if (in.type == Type::F16 || in.type == Type::F16x2 || in.type == Type::BF16 || in.type == Type::B128 ||
-        ((in.type2 == Type::F16x2 || in.type2 == Type::BF16) && in.op != Opcode::Cvt))
-      unsupported = in.op != Opcode::Ld && in.op != Opcode::St && in.op != Opcode::Mov && in.op != Opcode::Cvt;
-    if (in.op == Opcode::Cvt && (in.type == Type::F16x2 || in.type == Type::BF16 || in.type2 == Type::F16x2 || in.type2 == Type::BF16 ||
-                                 in.type == Type::B128 || in.type2 == Type::B128))
+    // 16-bit floats: moved, converted, and (alone or in pairs) added, multiplied, fused, compared by min/max.
+    const auto half_arith = [](Opcode op) {
+      return op == Opcode::Add || op == Opcode::Sub || op == Opcode::Mul || op == Opcode::Fma || op == Opcode::Neg ||
+             op == Opcode::Abs || op == Opcode::Min || op == Opcode::Max;
+    };
+    if ((is_half(in.type) || in.type == Type::B128) && in.op != Opcode::Ld && in.op != Opcode::St && in.op != Opcode::Mov &&
+        in.op != Opcode::Cvt && !(is_half(in.type) && half_arith(in.op)))
+      unsupported = true;
+    if (in.op == Opcode::Cvt && (in.type == Type::B128 || in.type2 == Type::B128 || in.type2 == Type::F16x2 || in.type2 == Type::BF16x2))
+      unsupported = true;
+    if ((in.op == Opcode::Redux || in.op == Opcode::Match) && in.type != Type::U32 && in.type != Type::S32 && in.type != Type::B32 &&
+        !(in.op == Opcode::Match && in.type == Type::B64))
       unsupported = true;
     if (unsupported) in.op = Opcode::Unsupported;
   }
@@ -1134,7 +1160,8 @@ class Parser {
       case Opcode::Shf: need(4); break;
       case Opcode::Setp: need(3); break;
       case Opcode::Shfl: need(5); break;
-      case Opcode::Vote: need(3); break;
+      case Opcode::Vote: case Opcode::Redux: need(3); break;
+      case Opcode::Match: need(in.pair_dest ? 4 : 3); break;
       case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Mul24: case Opcode::Div: case Opcode::Rem:
       case Opcode::Min: case Opcode::Max: case Opcode::And: case Opcode::Or: case Opcode::Xor: case Opcode::Shl:
       case Opcode::Shr: case Opcode::Copysign:

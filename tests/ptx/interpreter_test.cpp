@@ -319,6 +319,50 @@ TEST(PtxInterpreter, GenericAtomicsInSharedMemoryStayAtomicsAndConstantMemoryIsR
   }
 }
 
+TEST(PtxInterpreter, HalvesReductionsAndMatches) {
+  PtxRun run(ptx_module(kernel("halves", R"(
+  mov.b16 %rs1, 0x3C00;
+  mov.b16 %rs2, 0x4000;
+  add.f16 %rs3, %rs1, %rs2;
+  neg.f16 %rs4, %rs1;
+  mov.b32 %r3, 0x40003C00;
+  mov.b32 %r4, 0x42004000;
+  mov.b32 %r5, 0x3C003C00;
+  fma.rn.f16x2 %r2, %r3, %r4, %r5;
+  cvt.rn.bf16.f32 %rs5, 0f3FC00000;
+  cvt.rn.f16x2.f32 %r6, 0f3F800000, 0f40000000;
+  redux.sync.add.u32 %r7, %r1, -1;
+  sub.s32 %r8, %r1, 16;
+  redux.sync.max.s32 %r8, %r8, -1;
+  and.b32 %r9, %r1, 3;
+  match.any.sync.b32 %r10, %r9, -1;
+  match.all.sync.b32 %r11|%p1, 7, -1;
+  selp.u32 %r12, 1, 0, %p1;
+  st.global.u16 [%rd1+0], %rs3;
+  st.global.u16 [%rd1+2], %rs4;
+  st.global.u32 [%rd1+4], %r2;
+  st.global.u16 [%rd1+8], %rs5;
+  st.global.u32 [%rd1+12], %r6;
+  st.global.u32 [%rd2+128], %r7;
+  st.global.u32 [%rd2+256], %r8;
+  st.global.u32 [%rd2+384], %r10;
+  st.global.u32 [%rd2+512], %r11;
+  st.global.u32 [%rd2+640], %r12;)",
+                                       "  .reg .b16 %rs<8>;\n")));
+  const std::uint64_t out = run.buffer("out", 1024);
+  run.launch("halves", {1, 1, 1}, {32, 1, 1}, {out});
+  EXPECT_EQ(run.read<std::uint16_t>("out", 0), 0x4200u);     // 1 + 2 = 3 in half precision
+  EXPECT_EQ(run.read<std::uint16_t>("out", 1), 0xbc00u);     // -1
+  EXPECT_EQ(run.read<std::uint32_t>("out", 1), 0x47004200u); // per half: 2 * 3 + 1 = 7, 1 * 2 + 1 = 3
+  EXPECT_EQ(run.read<std::uint16_t>("out", 4), 0x3fc0u);     // 1.5 in bfloat16
+  EXPECT_EQ(run.read<std::uint32_t>("out", 3), 0x3c004000u); // a to the upper half, b to the lower
+  EXPECT_EQ(run.read<std::uint32_t>("out", 32 + 5), 496u);   // every lane gets the warp's sum
+  EXPECT_EQ(run.read<std::uint32_t>("out", 64 + 5), 15u);    // max(t - 16)
+  EXPECT_EQ(run.read<std::uint32_t>("out", 96 + 5), 0x22222222u);  // lanes with t & 3 == 1
+  EXPECT_EQ(run.read<std::uint32_t>("out", 128 + 5), 0xffffffffu);
+  EXPECT_EQ(run.read<std::uint32_t>("out", 160 + 5), 1u);
+}
+
 TEST(PtxInterpreter, IntegerAndFloatRules) {
   // One thread writes each result to out[k]; expected values from the PTX ISA's definitions.
   PtxRun run(ptx_module(kernel("arith", R"(
