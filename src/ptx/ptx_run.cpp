@@ -137,8 +137,9 @@ void pack_argument(const Module& m, const Function& k, std::size_t index, const 
                    std::vector<std::uint8_t>& out) {
   const auto& v = m.symbols[static_cast<std::size_t>(k.params[index])];
   const std::string where = fmt::format("kernel {} argument {} ('{}', a .{} parameter)", short_name(k.name), index + 1, arg, type_name(v.type));
-  if (v.type == Type::B8 && v.size != 1)
-    throw InputError(fmt::format("{}: parameters passed by value as {} bytes (structs) are not supported", where, v.size));
+  // A small struct by value (a __half2, a char4) takes its bytes as one integer, little endian.
+  if (v.type == Type::B8 && v.size > 8)
+    throw InputError(fmt::format("{}: parameters passed by value as {} bytes (structs over 8 bytes) are not supported", where, v.size));
   std::uint64_t bits = 0;
   const int bytes = static_cast<int>(v.size);
   // A buffer, or a buffer plus a byte offset.
