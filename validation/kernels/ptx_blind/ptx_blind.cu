@@ -1,6 +1,6 @@
 // ptx_blind.cu -- kernels written after the PTX interpreter, to check it blind against the H100: none of
 // them is in the validation suite, and their PTX was interpreted before the hardware ran them
-// (validation/ptx_blind.sh records Nsight Compute's counters; docs/VALIDATION.md "PTX runs, blind").
+// (validation/ptx_check.sh ptx_blind records Nsight Compute's counters; docs/VALIDATION.md "PTX runs, blind").
 //
 // Conventions as the suite's (validation/kernels/suite/README.md): each kernel launched once, in order,
 // printing "kernel NAME ms=T"; 256-thread CTAs unless stated; deterministic inputs. Inputs that decide

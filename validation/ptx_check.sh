@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# ptx_blind.sh OUTDIR -- the PTX interpreter checked blind: builds validation/kernels/ptx_blind/ptx_blind.cu
-# (kernels written after the interpreter, none of them in the suite), runs it under Nsight Compute with
-# the suite's metrics (validation/suite_metrics.txt, those `ncu --query-metrics` lists), and writes
-# OUTDIR/ptx_blind/{ptx_blind.ncu.csv, ptx_blind.sass, ptx_blind.ptx, environment.txt, tolerances.toml}:
-# a directory for `warpscope validate OUTDIR/ptx_blind --ptx validation/ptx_blind` (docs/VALIDATION.md,
-# "PTX runs, blind"). The interpreter's predictions were committed before the hardware ran
-# (validation/ptx_blind/predicted_sm_90.json).
+# ptx_check.sh APP OUTDIR -- an application checked through the PTX interpreter: builds
+# validation/kernels/APP/APP.cu, runs it under Nsight Compute with the suite's metrics
+# (validation/suite_metrics.txt, those `ncu --query-metrics` lists), and writes
+# OUTDIR/APP/{APP.ncu.csv, APP.sass, APP.ptx, environment.txt, tolerances.toml}: a directory for
+# `warpscope validate OUTDIR/APP --ptx validation/APP` (its PTX and run script; docs/VALIDATION.md,
+# "PTX runs, blind"). APP = ptx_blind: ten kernels written after the interpreter, their predictions
+# committed before the hardware ran them; APP = red_probe: reductions on shared addresses.
 set -u
-OUT=${1:?usage: ptx_blind.sh OUTDIR}
+APP=${1:?usage: ptx_check.sh APP OUTDIR}
+OUT=${2:?usage: ptx_check.sh APP OUTDIR}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-S="$OUT/ptx_blind"
+S="$OUT/$APP"
 mkdir -p "$S"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 CUDA=$(dirname "$(dirname "$NVCC")")
@@ -29,11 +30,11 @@ ARCH=sm_${CC:-90}
 } > "$S/environment.txt"
 cat "$S/environment.txt"
 cp "$ROOT/validation/h100/suite/tolerances.toml" "$S/"
-K="$ROOT/validation/kernels/ptx_blind"
-( cd "$K" && "$NVCC" -O3 -arch="$ARCH" -lineinfo -o "$S/ptx_blind.bin" ptx_blind.cu && \
-  "$NVCC" -O3 -arch="$ARCH" -lineinfo -ptx -o "$S/ptx_blind.ptx" ptx_blind.cu ) || { echo "!! build failed"; exit 1; }
-"$CUOBJDUMP" -sass "$S/ptx_blind.bin" > "$S/ptx_blind.sass" 2>&1
-"$S/ptx_blind.bin" > "$S/run.txt" 2>&1 || { echo "!! ptx_blind failed"; cat "$S/run.txt"; exit 1; }
+K="$ROOT/validation/kernels/$APP"
+( cd "$K" && "$NVCC" -O3 -arch="$ARCH" -lineinfo -o "$S/$APP.bin" $APP.cu && \
+  "$NVCC" -O3 -arch="$ARCH" -lineinfo -ptx -o "$S/$APP.ptx" $APP.cu ) || { echo "!! build failed"; exit 1; }
+"$CUOBJDUMP" -sass "$S/$APP.bin" > "$S/$APP.sass" 2>&1
+"$S/$APP.bin" > "$S/run.txt" 2>&1 || { echo "!! $APP failed"; cat "$S/run.txt"; exit 1; }
 cat "$S/run.txt"
 "$NCU" --query-metrics > "$S/query_metrics.txt" 2>&1
 KEEP=""
@@ -43,8 +44,8 @@ for m in $(grep -v '^[[:space:]]*#' "$ROOT/validation/suite_metrics.txt" | tr -s
 done
 rm -f "$S/query_metrics.txt"
 "$NCU" --csv --page raw --print-units base --clock-control none --metrics "$(echo $KEEP | tr ' ' ',')" \
-  "$S/ptx_blind.bin" > "$S/ptx_blind.ncu.out" 2> "$S/ptx_blind.ncu.log"
+  "$S/$APP.bin" > "$S/$APP.ncu.out" 2> "$S/$APP.ncu.log"
 echo "ncu rc=$?"
-grep '^"' "$S/ptx_blind.ncu.out" > "$S/ptx_blind.ncu.csv"
-echo "rows: $(grep -c '^"[0-9]' "$S/ptx_blind.ncu.csv")"
-rm -f "$S/ptx_blind.bin"
+grep '^"' "$S/$APP.ncu.out" > "$S/$APP.ncu.csv"
+echo "rows: $(grep -c '^"[0-9]' "$S/$APP.ncu.csv")"
+rm -f "$S/$APP.bin"
