@@ -215,8 +215,11 @@ AtomicPasses split_by_word_slots(const WarpAccess& a, const ArchSpec& arch) {
 }  // namespace
 
 AtomicPasses atomic_passes_on(const WarpAccess& a, const ArchSpec& arch) {
-  // Word slots measured for 4- and 8-byte atomics; sub-word ones keep the same-address rule.
-  const bool by_slots = a.space == Space::Global && a.size >= 4 && !arch.global_atomic_word_groups.empty();
+  // Word slots measured for 4- and 8-byte atomics (ATOMG, with a result); sub-word ones keep the
+  // same-address rule, and so do reductions: REDG.E.ADD lanes on 64 random words of two lines take
+  // the passes of their addresses alone (validation/h100/red_probe r_bins64_*: 9,755 L2 requests and
+  // 26,856 sectors, exactly the same-address rule's; the word slots' 11,895 and 28,039 over-count).
+  const bool by_slots = a.space == Space::Global && a.size >= 4 && a.op == Op::Atomic && !arch.global_atomic_word_groups.empty();
   AtomicPasses passes = !serializes_same_address(a, arch) ? one_pass(a)
                         : by_slots                        ? split_by_word_slots(a, arch)
                                                           : split_atomic(a);

@@ -136,6 +136,26 @@ TEST(AtomicPasses, CompareAndSwapSplitsLinesByHalves) {
   EXPECT_EQ(c.bytes_needed, 128u);
 }
 
+// On sm_90 an ATOMG's lanes take word slots that lanes of other lines of the same group can split
+// (global.atomic_word_groups, the atomicMax gather); a REDG's do not: its passes are its lanes' ranks
+// on their addresses (validation/h100/red_probe r_bins64_*). Warp 0 of r_bins64_one: 32 lanes on 64
+// words of two lines, no word more than twice: 2 passes, 4 line accesses; as an ATOMG, 3 passes.
+TEST(AtomicPasses, ReductionsKeepTheSameAddressPasses) {
+  const ArchSpec& sm90 = arch("sm_90");
+  static const unsigned kBins[32] = {29, 61, 33, 18, 45, 48, 48, 25, 4, 26, 14, 33, 36, 32, 42, 1,
+                                     54, 56, 42, 27, 32, 46, 29, 23, 11, 54, 3, 60, 1, 61, 56, 51};
+  WarpAccess red = make(kAtom, [](int l) { return 0x20c000u + 4u * kBins[l]; });
+  red.op = Op::Reduction;
+  red.atomic_op = AtomicOp::Add;
+  const rules::AtomicPasses passes = rules::atomic_passes_on(red, sm90);
+  EXPECT_EQ(passes.count, 2);
+  const InstructionCounts c = analyze(red, sm90);
+  EXPECT_EQ(c.transactions, 4u);  // per pass, one access per line: 2 + 2 (H100: 4 L2 requests for this warp's REDG)
+  WarpAccess atom = red;
+  atom.op = Op::Atomic;
+  EXPECT_EQ(rules::atomic_passes_on(atom, sm90).count, 3);
+}
+
 // Through the rules engine: 32 lanes on one address, one request, 32 set accesses and sectors;
 // on 7.x, not measured, the lanes count once.
 TEST(AtomicPasses, RulesEngineCountsEveryPass) {
