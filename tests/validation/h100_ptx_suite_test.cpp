@@ -17,10 +17,15 @@
 namespace warpscope::test {
 namespace {
 
-TEST(H100PtxSuite, EveryExactCounterFromPtxAloneButPtxasRewrites) {
+// validate DIR --ptx PTXDIR, both under validation/.
+ValidationReport ptx_validation(const std::string& dir, const std::string& ptx_dir) {
   ValidateOptions o;
-  o.ptx_dir = WARPSCOPE_SOURCE_DIR "/validation/ptx";
-  const ValidationReport r = validate_directory(WARPSCOPE_SOURCE_DIR "/validation/h100/suite", db(), o);
+  o.ptx_dir = std::string(WARPSCOPE_SOURCE_DIR "/validation/") + ptx_dir;
+  return validate_directory(std::string(WARPSCOPE_SOURCE_DIR "/validation/") + dir, db(), o);
+}
+
+TEST(H100PtxSuite, EveryExactCounterFromPtxAloneButPtxasRewrites) {
+  const ValidationReport r = ptx_validation("h100/suite", "ptx");
   const ValidationSummary s = summarize(r);
   EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
   EXPECT_EQ(s.apps, 15u);  // every application of the suite has a PTX program and script
@@ -88,9 +93,7 @@ TEST(H100PtxSuite, EveryExactCounterFromPtxAloneButPtxasRewrites) {
 // validation/ptx_blind/known.toml's, each still a mismatch (an entry that starts to pass fails here,
 // so it is removed once its cause is fixed).
 TEST(H100PtxSuite, BlindKernels) {
-  ValidateOptions o;
-  o.ptx_dir = WARPSCOPE_SOURCE_DIR "/validation/ptx_blind";
-  const ValidationReport r = validate_directory(WARPSCOPE_SOURCE_DIR "/validation/h100/ptx_blind", db(), o);
+  const ValidationReport r = ptx_validation("h100/ptx_blind", "ptx_blind");
   const ValidationSummary s = summarize(r);
   EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
   EXPECT_EQ(r.kernels.size(), 10u);
@@ -113,9 +116,7 @@ TEST(H100PtxSuite, BlindKernels) {
 // of a pass, exactly on all 14 launches, the 64-random-bin ones included (the word-slot rule that the
 // random ATOMG.MAX gather needs over-counts them by 22%: it stays for ATOMG).
 TEST(H100PtxSuite, ReductionsOnSharedAddresses) {
-  ValidateOptions o;
-  o.ptx_dir = WARPSCOPE_SOURCE_DIR "/validation/red_probe";
-  const ValidationReport r = validate_directory(WARPSCOPE_SOURCE_DIR "/validation/h100/red_probe", db(), o);
+  const ValidationReport r = ptx_validation("h100/red_probe", "red_probe");
   const ValidationSummary s = summarize(r);
   EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
   EXPECT_EQ(r.kernels.size(), 14u);
