@@ -172,6 +172,9 @@ struct Interpreter::Impl {
       throw PtxError(fmt::format("kernel {}: {} bytes of arguments for {} bytes of parameters", k.name, launch.params.size(), k.param_bytes));
   }
 
+  static constexpr std::uint32_t kReservedSmem = 1024;
+  std::uint64_t reserved_base() const { return (dynamic_base + std::uint64_t{launch.dynamic_shared} + 15) / 16 * 16; }
+
   std::uint64_t local_chain(std::uint32_t f, std::vector<char>& on_path) {
     if (local_need[f] != UINT64_MAX) return local_need[f];
     if (on_path[f]) throw PtxError(fmt::format("{}: function {} is recursive; the interpreter does not run recursion", m.path, m.functions[f].name));
@@ -202,7 +205,7 @@ struct Interpreter::Impl {
     c.x = static_cast<std::uint32_t>(c.linear % launch.grid.x);
     c.y = static_cast<std::uint32_t>((c.linear / launch.grid.x) % launch.grid.y);
     c.z = static_cast<std::uint32_t>(c.linear / (std::uint64_t{launch.grid.x} * launch.grid.y));
-    c.shared.assign(dynamic_base + std::uint64_t{launch.dynamic_shared}, 0);
+    c.shared.assign(reserved_base() + kReservedSmem, 0);
     c.local.assign(local_per_thread * threads_per_cta, 0);
     c.warps.resize(warps_per_cta);
     const Function& k = m.functions[launch.function];
@@ -311,6 +314,8 @@ struct Interpreter::Impl {
       case SpecialReg::LanemaskGe: return ~below;
       case SpecialReg::DynamicSmemSize: return launch.dynamic_shared;
       case SpecialReg::TotalSmemSize: return dynamic_base + std::uint64_t{launch.dynamic_shared};
+      case SpecialReg::ReservedSmem:  // 1 KB after the kernel's own shared memory, as sm_90 reserves 1 KB per CTA
+        return reserved_base() + (o.component == 1 || o.component == 2 ? kReservedSmem : o.component >= 3 ? 8u * (o.component - 3u) : 0u);
     }
     return 0;
   }

@@ -51,6 +51,7 @@ enum class Opcode : std::uint8_t {
 enum class SpecialReg : std::uint8_t {
   Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid, Clock, Clock64, Globaltimer,
   LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe, DynamicSmemSize, TotalSmemSize,
+  ReservedSmem,  // %reserved_smem_offset_{begin,end,cap,0,1}: component 0-2, 3 + n
 };
 
 // Where a state-space qualifier points. Generic: no qualifier (addresses of any window).

@@ -89,6 +89,16 @@ std::optional<StateSpace> parse_space(std::string_view s) {
 
 std::optional<SpecialReg> parse_special(std::string_view name, std::uint8_t& component) {
   component = 0;
+  // Shared memory the system reserves per CTA (cooperative groups use it, nvcc -G names it).
+  if (name.starts_with("%reserved_smem_offset_")) {
+    const std::string_view which = name.substr(22);
+    if (which == "begin") component = 0;
+    else if (which == "end") component = 1;
+    else if (which == "cap") component = 2;
+    else if (which == "0" || which == "1") component = static_cast<std::uint8_t>(3 + (which[0] - '0'));
+    else return std::nullopt;
+    return SpecialReg::ReservedSmem;
+  }
   std::string_view base = name;
   if (auto dot = name.find('.'); dot != std::string_view::npos) {
     base = name.substr(0, dot);
@@ -950,10 +960,10 @@ class Parser {
           o.offset = static_cast<std::int64_t>(n->bits);
         } else {
           take();
-          if (w.starts_with("%")) {
-            o.reg = find_reg(w);
-            if (o.reg < 0) fail_at(path_, peek().line, fmt::format("unknown register {}", w));
-          } else {
+          // Registers may have any identifier as a name (inline asm: .reg .u64 addr;).
+          o.reg = find_reg(w);
+          if (o.reg < 0 && w.starts_with("%")) fail_at(path_, peek().line, fmt::format("unknown register {}", w));
+          if (o.reg < 0) {
             o.symbol = find_symbol(w);
             if (o.symbol < 0) fail_at(path_, peek().line, fmt::format("unknown variable {}", w));
           }
@@ -1037,6 +1047,11 @@ class Parser {
     }
     if (w == "_") {
       o.kind = OperandKind::Sink;
+      return o;
+    }
+    if (auto r = find_reg(w); r >= 0) {
+      o.kind = OperandKind::Reg;
+      o.reg = r;
       return o;
     }
     if (auto s = find_symbol(w); s >= 0) {

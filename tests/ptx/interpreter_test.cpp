@@ -363,6 +363,28 @@ TEST(PtxInterpreter, HalvesReductionsAndMatches) {
   EXPECT_EQ(run.read<std::uint32_t>("out", 160 + 5), 1u);
 }
 
+TEST(PtxInterpreter, InlineAsmRegistersAndReservedSharedMemory) {
+  // nvcc -G: an inline-asm block names registers without '%' and the CTA's reserved shared memory
+  // (cooperative groups), which lies after the kernel's own: 100 bytes of sm, aligned to 16 -> 112.
+  PtxRun run(ptx_module(kernel("reserved", R"(
+  {
+  .reg .u32 start;
+  .reg .u64 extended;
+  mov.u32 start, %reserved_smem_offset_begin;
+  cvt.u64.u32 extended, start;
+  cvta.shared.u64 %rd4, extended;
+  }
+  st.u32 [%rd4], %r1;
+  mov.u32 %r2, sm;
+  st.shared.u8 [%r2+99], %r1;)",
+                                       "  .shared .align 4 .b8 sm[100];\n")));
+  const auto rec = run.launch("reserved", {1, 1, 1}, {32, 1, 1}, {0});
+  ASSERT_EQ(rec.size(), 2u);
+  EXPECT_EQ(rec[0].space, Space::Shared);
+  EXPECT_EQ(rec[0].addr[0], 112u);
+  EXPECT_EQ(rec[1].addr[0], 99u);
+}
+
 TEST(PtxInterpreter, IntegerAndFloatRules) {
   // One thread writes each result to out[k]; expected values from the PTX ISA's definitions.
   PtxRun run(ptx_module(kernel("arith", R"(
