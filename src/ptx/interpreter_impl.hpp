@@ -1,0 +1,597 @@
+// The interpreter's state (interpreter.hpp's Impl), shared by interpreter.cpp (scheduling, control flow,
+// memory) and warp_alu.cpp (the per-lane arithmetic): warps, their frames and SIMT stacks, CTAs.
+#pragma once
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ptx/alu.hpp"
+#include "ptx/interpreter.hpp"
+#include "ptx/ptx_error.hpp"
+#include "ptx/reconvergence.hpp"
+#include "tracer/demangle.hpp"
+
+namespace warpscope::ptx {
+namespace detail {
+
+inline int halves_of(Type t) { return (t == Type::F16x2 || t == Type::BF16x2) ? 2 : 1; }
+
+using alu::as_signed;
+using alu::as_unsigned;
+using alu::f32;
+using alu::f64;
+using alu::trunc;
+
+struct SimtEntry {
+  std::uint32_t pc = 0, rpc = kNoReconvergence, mask = 0;
+};
+
+struct Frame {
+  std::uint32_t fn = 0;
+  std::vector<std::uint64_t> regs;   // [register * 32 + lane]
+  std::vector<std::uint8_t> params;  // [lane * param_bytes + offset]
+  std::vector<SimtEntry> stack;
+  std::uint64_t local_base = 0;  // this frame's .local variables in each thread's local memory
+  std::uint32_t call_pc = 0;     // in the caller: the call instruction
+  std::uint32_t entered = 0;     // lanes that entered
+};
+
+struct Warp {
+  std::uint32_t index = 0;
+  std::uint32_t exited = 0;
+  std::vector<Frame> frames;
+  bool waiting = false;  // at a barrier
+  bool done = false;
+  std::int32_t bar_dest = -1;  // bar.red: the register the result goes to on release
+  BarMode bar_mode = BarMode::Sync;
+};
+
+struct Cta {
+  std::uint64_t linear = 0;
+  std::uint32_t x = 0, y = 0, z = 0;
+  std::vector<std::uint8_t> shared;
+  std::vector<std::uint8_t> local;  // threads x local bytes
+  std::vector<Warp> warps;
+  std::size_t current = 0;  // the warp running
+  std::uint64_t bar_popc = 0;
+  bool bar_and = true, bar_or = false;
+};
+
+}  // namespace detail
+
+using namespace detail;
+
+struct Interpreter::Impl {
+  ModuleState& state;
+  const Module& m;
+  LaunchParams launch;
+  std::vector<std::uint32_t> reach;       // the functions the launch can run, the kernel first
+  std::vector<std::uint32_t> pc_base;     // per function: its first PC in this launch's numbering
+  std::vector<std::uint64_t> local_need;  // per function: local bytes of the deepest call chain from it
+  std::vector<std::vector<std::uint64_t>> reg_mask;  // per function, per register: bits its type holds
+  std::vector<std::uint64_t> shared_offset;  // per symbol: offset in the CTA's shared memory
+  std::uint32_t static_shared = 0, dynamic_base = 0;
+  std::uint64_t local_per_thread = 0;
+  std::uint32_t threads_per_cta = 0, warps_per_cta = 0;
+  std::uint64_t ctas = 0, next_cta = 0;
+  std::unique_ptr<Cta> cta;
+  std::uint64_t warp_insts = 0, thread_insts = 0;
+  std::vector<WarpAccess>* out = nullptr;
+
+  Impl(ModuleState& s, LaunchParams l) : state(s), m(*s.module), launch(std::move(l)) {
+    const Function& k = m.functions.at(launch.function);
+    if (!k.is_kernel) throw PtxError(fmt::format("{}: {} is a .func, not a kernel (.entry)", m.path, k.name));
+    threads_per_cta = static_cast<std::uint32_t>(launch.block.count());
+    if (threads_per_cta == 0 || threads_per_cta > 1024)
+      throw PtxError(fmt::format("kernel {}: a block of {} threads (1 to 1024)", k.name, launch.block.count()));
+    if (launch.grid.count() == 0) throw PtxError(fmt::format("kernel {}: an empty grid", k.name));
+    warps_per_cta = (threads_per_cta + 31) / 32;
+    ctas = launch.grid.count();
+    // The functions this launch can reach, each numbered after the kernel.
+    reach.push_back(launch.function);
+    std::vector<char> seen(m.functions.size(), 0);
+    seen[launch.function] = 1;
+    for (std::size_t i = 0; i < reach.size(); ++i)
+      for (const auto& in : m.functions[reach[i]].code)
+        if (in.op == Opcode::Call && !seen[in.callee]) {
+          seen[in.callee] = 1;
+          reach.push_back(in.callee);
+        }
+    pc_base.assign(m.functions.size(), 0);
+    reg_mask.resize(m.functions.size());
+    std::uint32_t next = 0;
+    std::vector<std::string> unsupported;
+    for (std::uint32_t f : reach) {
+      const Function& fn = m.functions[f];
+      pc_base[f] = next;
+      next += static_cast<std::uint32_t>(fn.code.size());
+      for (const auto& r : fn.registers)
+        reg_mask[f].push_back(r.type == Type::Pred ? 1 : alu::width_mask(type_bytes(r.type)));
+      if (fn.is_extern && fn.name != "vprintf" && fn.name != "__assertfail" && fn.name != "malloc" && fn.name != "free")
+        unsupported.push_back(fmt::format("a call of the external function {} (declared at line {})", fn.name, fn.ptx_line));
+      for (const auto& in : fn.code)
+        if (in.op == Opcode::Unsupported && unsupported.size() < 8)
+          unsupported.push_back(fmt::format("line {}: '{}'", in.ptx_line, in.text));
+    }
+    if (!unsupported.empty())
+      throw PtxError(fmt::format("{}: kernel {} uses what the interpreter cannot run: {}", m.path, tracer::demangle(k.name),
+                                 fmt::join(unsupported, "; ")));
+    // Local memory: the deepest chain of frames.
+    local_need.assign(m.functions.size(), UINT64_MAX);
+    std::vector<char> on_path(m.functions.size(), 0);
+    local_per_thread = local_chain(launch.function, on_path);
+    // Shared memory: the module's and the reachable functions' .shared variables the code names, then the
+    // dynamic part (extern arrays) from an aligned offset.
+    std::set<std::int32_t> used;
+    for (std::uint32_t f : reach)
+      for (const auto& in : m.functions[f].code)
+        for (const auto& o : in.operands)
+          if (o.symbol >= 0 && m.symbols[ix(o.symbol)].space == StateSpace::Shared) used.insert(o.symbol);
+    shared_offset.assign(m.symbols.size(), 0);
+    std::uint64_t off = 0;
+    std::uint32_t dyn_align = 16;
+    for (std::int32_t sym : used) {
+      const Variable& v = m.symbols[ix(sym)];
+      if (v.is_extern || v.size == 0) {
+        dyn_align = std::max(dyn_align, v.align);
+        continue;
+      }
+      off = (off + v.align - 1) / v.align * v.align;
+      shared_offset[ix(sym)] = off;
+      off += v.size;
+    }
+    static_shared = static_cast<std::uint32_t>(off);
+    dynamic_base = static_cast<std::uint32_t>((off + dyn_align - 1) / dyn_align * dyn_align);
+    for (std::int32_t sym : used)
+      if (m.symbols[ix(sym)].is_extern || m.symbols[ix(sym)].size == 0) shared_offset[ix(sym)] = dynamic_base;
+    const std::uint64_t shared_total = dynamic_base + std::uint64_t{launch.dynamic_shared};
+    if (shared_total > (1u << 20))
+      throw PtxError(fmt::format("kernel {}: {} bytes of shared memory per CTA", k.name, shared_total));
+    if (local_per_thread * threads_per_cta > (1ull << 31))
+      throw PtxError(fmt::format("kernel {}: {} bytes of local memory per thread", k.name, local_per_thread));
+    if (launch.params.size() < k.param_bytes)
+      throw PtxError(fmt::format("kernel {}: {} bytes of arguments for {} bytes of parameters", k.name, launch.params.size(), k.param_bytes));
+  }
+
+  static constexpr std::uint32_t kReservedSmem = 1024;
+  std::uint64_t reserved_base() const { return (dynamic_base + std::uint64_t{launch.dynamic_shared} + 15) / 16 * 16; }
+
+  std::uint64_t local_chain(std::uint32_t f, std::vector<char>& on_path) {
+    if (local_need[f] != UINT64_MAX) return local_need[f];
+    if (on_path[f]) throw PtxError(fmt::format("{}: function {} is recursive; the interpreter does not run recursion", m.path, m.functions[f].name));
+    on_path[f] = 1;
+    const Function& fn = m.functions[f];
+    std::uint64_t deepest = 0;
+    for (const auto& in : fn.code)
+      if (in.op == Opcode::Call) deepest = std::max(deepest, local_chain(in.callee, on_path));
+    on_path[f] = 0;
+    return local_need[f] = (fn.local_bytes + 15) / 16 * 16 + deepest;
+  }
+
+  // --- errors
+  [[noreturn]] void fault(const Warp& w, std::uint32_t fn, const Instruction& in, int lane, const std::string& what) const {
+    const std::uint32_t t = w.index * 32 + static_cast<std::uint32_t>(lane);
+    const std::uint32_t bx = launch.block.x, by = launch.block.y;
+    throw PtxError(fmt::format("{}:{}: kernel {}, CTA ({},{},{}), thread ({},{},{}): {}: {}", m.path, in.ptx_line,
+                               tracer::demangle(m.functions[launch.function].name), cta->x, cta->y, cta->z, t % bx, (t / bx) % by, t / (bx * by),
+                               in.text, what));
+    (void)fn;
+  }
+
+  // --- CTA scheduling
+  void start_cta() {
+    cta = std::make_unique<Cta>();
+    Cta& c = *cta;
+    c.linear = next_cta++;
+    c.x = static_cast<std::uint32_t>(c.linear % launch.grid.x);
+    c.y = static_cast<std::uint32_t>((c.linear / launch.grid.x) % launch.grid.y);
+    c.z = static_cast<std::uint32_t>(c.linear / (std::uint64_t{launch.grid.x} * launch.grid.y));
+    c.shared.assign(reserved_base() + kReservedSmem, 0);
+    c.local.assign(local_per_thread * threads_per_cta, 0);
+    c.warps.resize(warps_per_cta);
+    const Function& k = m.functions[launch.function];
+    for (std::uint32_t w = 0; w < warps_per_cta; ++w) {
+      Warp& wp = c.warps[w];
+      wp.index = w;
+      const std::uint32_t lanes = std::min<std::uint32_t>(32, threads_per_cta - w * 32);
+      const std::uint32_t mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
+      wp.exited = ~mask;
+      Frame f;
+      f.fn = launch.function;
+      f.regs.assign(k.registers.size() * 32, 0);
+      f.params.assign(k.param_bytes * 32, 0);
+      if (k.param_bytes > 0)
+        for (int l = 0; l < 32; ++l)
+          std::memcpy(f.params.data() + static_cast<std::size_t>(l) * k.param_bytes, launch.params.data(), k.param_bytes);
+      f.stack.push_back({0, kNoReconvergence, mask});
+      f.entered = mask;
+      wp.frames.push_back(std::move(f));
+    }
+  }
+
+  bool run(std::vector<WarpAccess>& sink, std::size_t want) {
+    out = &sink;
+    const std::size_t goal = sink.size() + want;
+    while (sink.size() < goal) {
+      if (!cta) {
+        if (next_cta >= ctas) return false;
+        start_cta();
+      }
+      Cta& c = *cta;
+      // Run the current warp; on a barrier or exit move on; when no warp can run, release the barrier.
+      bool progressed = false;
+      for (std::size_t tried = 0; tried < c.warps.size() && sink.size() < goal; ++tried) {
+        Warp& w = c.warps[c.current];
+        if (!w.done && !w.waiting) {
+          run_warp(c, w, goal);
+          progressed = true;
+          if (!w.done && !w.waiting) break;  // the record buffer filled up: resume this warp next time
+        }
+        c.current = (c.current + 1) % c.warps.size();
+      }
+      if (sink.size() >= goal) break;
+      if (!progressed) {
+        bool any_waiting = false;
+        for (const Warp& w : c.warps) any_waiting = any_waiting || (w.waiting && !w.done);
+        if (!any_waiting) {
+          cta.reset();
+          continue;
+        }
+        release_barrier(c);
+      }
+    }
+    return next_cta < ctas || cta != nullptr;
+  }
+
+  void release_barrier(Cta& c) {
+    for (Warp& w : c.warps) {
+      if (!w.waiting) continue;
+      w.waiting = false;
+      if (w.bar_dest >= 0) {
+        Frame& f = w.frames.back();
+        std::uint64_t v = 0;
+        if (w.bar_mode == BarMode::RedPopc) v = c.bar_popc;
+        else if (w.bar_mode == BarMode::RedAnd) v = c.bar_and ? 1 : 0;
+        else v = c.bar_or ? 1 : 0;
+        for (int l = 0; l < 32; ++l) set(f, w.bar_dest, l, v);
+        w.bar_dest = -1;
+      }
+    }
+    c.bar_popc = 0;
+    c.bar_and = true;
+    c.bar_or = false;
+  }
+
+  // --- registers and operands
+  [[gnu::always_inline]] void set(Frame& f, std::int32_t r, int lane, std::uint64_t v) {
+    if (r < 0) return;
+    f.regs[static_cast<std::size_t>(r) * 32 + static_cast<std::size_t>(lane)] = v & reg_mask[f.fn][static_cast<std::size_t>(r)];
+  }
+  std::uint64_t reg(const Frame& f, std::int32_t r, int lane) const {
+    return f.regs[static_cast<std::size_t>(r) * 32 + static_cast<std::size_t>(lane)];
+  }
+  std::uint64_t special(const Cta& c, const Warp& w, const Operand& o, int lane) const {
+    const std::uint32_t t = w.index * 32 + static_cast<std::uint32_t>(lane);
+    const Dim3& b = launch.block;
+    const Dim3& g = launch.grid;
+    auto pick = [&](std::uint32_t x, std::uint32_t y, std::uint32_t z) -> std::uint64_t { return o.component == 0 ? x : o.component == 1 ? y : z; };
+    const std::uint32_t below = lane == 0 ? 0u : (0xffffffffu >> (32 - lane));
+    switch (o.special) {
+      case SpecialReg::Tid: return pick(t % b.x, (t / b.x) % b.y, t / (b.x * b.y));
+      case SpecialReg::Ntid: return pick(b.x, b.y, b.z);
+      case SpecialReg::Ctaid: return pick(c.x, c.y, c.z);
+      case SpecialReg::Nctaid: return pick(g.x, g.y, g.z);
+      case SpecialReg::Laneid: return static_cast<std::uint64_t>(lane);
+      case SpecialReg::Warpid: return w.index;
+      case SpecialReg::Nwarpid: return warps_per_cta;
+      case SpecialReg::Smid: return 0;
+      case SpecialReg::Nsmid: return 1;
+      case SpecialReg::Gridid: return launch.kernel_id;
+      case SpecialReg::Clock: case SpecialReg::Clock64: case SpecialReg::Globaltimer: return warp_insts;
+      case SpecialReg::LanemaskEq: return 1u << lane;
+      case SpecialReg::LanemaskLt: return below;
+      case SpecialReg::LanemaskLe: return below | (1u << lane);
+      case SpecialReg::LanemaskGt: return ~(below | (1u << lane));
+      case SpecialReg::LanemaskGe: return ~below;
+      case SpecialReg::DynamicSmemSize: return launch.dynamic_shared;
+      case SpecialReg::TotalSmemSize: return dynamic_base + std::uint64_t{launch.dynamic_shared};
+      case SpecialReg::ReservedSmem:  // 1 KB after the kernel's own shared memory, as sm_90 reserves 1 KB per CTA
+        return reserved_base() + (o.component == 1 || o.component == 2 ? kReservedSmem : o.component >= 3 ? 8u * (o.component - 3u) : 0u);
+    }
+    return 0;
+  }
+  // The address of a variable in its own state space (mov d, var; [var+off]).
+  std::uint64_t symbol_address(const Frame& f, std::int32_t s) const {
+    const Variable& v = m.symbols[static_cast<std::size_t>(s)];
+    switch (v.space) {
+      case StateSpace::Global: return state.global_address[static_cast<std::size_t>(s)];
+      case StateSpace::Shared: return shared_offset[static_cast<std::size_t>(s)];
+      case StateSpace::Const: return v.offset;
+      case StateSpace::Local: return f.local_base + v.offset;
+      case StateSpace::Param: return v.offset;
+      default: return 0;
+    }
+  }
+  [[gnu::always_inline]] std::uint64_t value(const Cta& c, const Warp& w, const Frame& f, const Operand& o, int lane) const {
+    switch (o.kind) {
+      case OperandKind::Reg: {
+        const std::uint64_t v = reg(f, o.reg, lane);
+        return o.negate ? (v ? 0 : 1) : v;
+      }
+      case OperandKind::Imm: return o.imm;
+      case OperandKind::Special: return special(c, w, o, lane);
+      case OperandKind::Symbol: return symbol_address(f, o.symbol);
+      default: return 0;
+    }
+  }
+
+  // --- memory
+  struct Place {
+    std::uint8_t* p = nullptr;
+    std::uint64_t record_addr = 0;
+    Space space = Space::Global;
+    bool recorded = true;  // param reads are not memory traffic
+  };
+
+  // Where lane's access at addr lies; the result goes straight into pl (a returned Place read back
+  // at once stalls on store forwarding: a third of the interpreter's time on a copy kernel).
+  void locate(Cta& c, const Warp& w, Frame& f, const Instruction& in, int lane, StateSpace ss, std::uint64_t addr, std::uint32_t bytes, Place& pl) {
+    if (bytes > 1 && addr % bytes != 0 && ss != StateSpace::Param)
+      fault(w, f.fn, in, lane, fmt::format("misaligned address 0x{:x} for a {}-byte access", addr, bytes));
+    if (ss == StateSpace::Generic) {
+      if (addr >= kSharedWindow && addr - kSharedWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Shared, addr - kSharedWindow, bytes, pl);
+      if (addr >= kLocalWindow && addr - kLocalWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Local, addr - kLocalWindow, bytes, pl);
+      if (addr >= kConstWindow && addr - kConstWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Const, addr - kConstWindow, bytes, pl);
+      ss = StateSpace::Global;
+    }
+    pl.record_addr = addr;
+    pl.recorded = true;
+    switch (ss) {
+      case StateSpace::Global:
+        pl.space = Space::Global;
+        pl.p = state.memory.find(addr, bytes);
+        if (!pl.p) fault(w, f.fn, in, lane, fmt::format("global address 0x{:x} is outside every buffer ({})", addr, state.memory.describe(addr)));
+        return;
+      case StateSpace::Shared:
+        pl.space = Space::Shared;
+        if (addr > c.shared.size() || bytes > c.shared.size() - addr)
+          fault(w, f.fn, in, lane, fmt::format("shared address 0x{:x} is outside the CTA's {} bytes of shared memory", addr, c.shared.size()));
+        pl.p = c.shared.data() + addr;
+        return;
+      case StateSpace::Local: {
+        pl.space = Space::Local;
+        if (addr > local_per_thread || bytes > local_per_thread - addr)
+          fault(w, f.fn, in, lane, fmt::format("local address 0x{:x} is outside the thread's {} bytes of local memory", addr, local_per_thread));
+        const std::uint64_t t = w.index * 32ull + static_cast<std::uint64_t>(lane);
+        pl.p = c.local.data() + t * local_per_thread + addr;
+        return;
+      }
+      case StateSpace::Const:
+        pl.space = Space::Const;
+        if (addr > state.const_bank.size() || bytes > state.const_bank.size() - addr)
+          fault(w, f.fn, in, lane, fmt::format("constant address 0x{:x} is outside the module's {} bytes of constant data", addr, state.const_bank.size()));
+        pl.p = state.const_bank.data() + addr;
+        return;
+      case StateSpace::Param: {
+        pl.recorded = false;
+        const Function& fn = m.functions[f.fn];
+        if (addr > fn.param_bytes || bytes > fn.param_bytes - addr)
+          fault(w, f.fn, in, lane, fmt::format("parameter offset {} is outside the function's {} bytes of parameters", addr, fn.param_bytes));
+        pl.p = f.params.data() + static_cast<std::size_t>(lane) * fn.param_bytes + addr;
+        return;
+      }
+      default:
+        fault(w, f.fn, in, lane, "an address in an unsupported state space");
+    }
+  }
+
+  std::uint64_t address_of(const Cta& c, const Warp& w, const Frame& f, const Operand& o, int lane) const {
+    std::uint64_t base = 0;
+    if (o.reg >= 0) base = reg(f, o.reg, lane);
+    else if (o.symbol >= 0) base = symbol_address(f, o.symbol);
+    (void)c;
+    (void)w;
+    return base + static_cast<std::uint64_t>(o.offset);
+  }
+
+  static std::uint64_t load_bytes(const std::uint8_t* p, int n) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, static_cast<std::size_t>(n));  // little endian, as the GPU
+    return v;
+  }
+  static void store_bytes(std::uint8_t* p, std::uint64_t v, int n) { std::memcpy(p, &v, static_cast<std::size_t>(n)); }
+
+  // One record per state space the active lanes touched.
+  void emit(const Cta& c, const Warp& w, const Frame& f, std::uint32_t pc, const Instruction& in, Op op, std::uint8_t size,
+            const std::array<Place, 32>& places, std::uint32_t mask) {
+    constexpr Space kOrder[] = {Space::Global, Space::Shared, Space::Local, Space::Const};
+    std::array<std::uint32_t, 5> by_space{};
+    for (std::uint32_t bitsleft = mask; bitsleft; bitsleft &= bitsleft - 1) {
+      const int l = std::countr_zero(bitsleft);
+      const Place& pl = places[static_cast<std::size_t>(l)];
+      if (pl.recorded) by_space[static_cast<std::size_t>(pl.space)] |= 1u << l;
+    }
+    for (Space s : kOrder) {
+      const std::uint32_t lanes = by_space[static_cast<std::size_t>(s)];
+      if (!lanes) continue;
+      WarpAccess a;
+      a.pc = pc_base[f.fn] + pc;
+      a.kernel = launch.kernel_id;
+      a.cta = static_cast<std::uint32_t>(c.linear);
+      a.warp = static_cast<std::uint16_t>(w.index);
+      a.space = s;
+      // Shared memory has no reduction instruction (ATOMS ... RZ): a generic atom that ptxas would make a
+      // RED stays an atomic where its lanes land in shared memory.
+      a.op = s == Space::Shared && op == Op::Reduction && in.op == Opcode::Atom ? Op::Atomic : op;
+      a.size = size;
+      a.cache = in.cache;
+      a.atomic_op = (op == Op::Atomic || op == Op::Reduction) ? in.atomic : AtomicOp::Unknown;
+      a.active = LaneMask(lanes);
+      for (std::uint32_t bitsleft = lanes; bitsleft; bitsleft &= bitsleft - 1) {
+        const int l = std::countr_zero(bitsleft);
+        a.addr[static_cast<std::size_t>(l)] = places[static_cast<std::size_t>(l)].record_addr;
+      }
+      out->push_back(a);
+    }
+  }
+
+  // --- the warp loop
+  void run_warp(Cta& c, Warp& w, std::size_t goal) {
+    while (!w.done && !w.waiting && out->size() < goal) {
+      Frame& f = w.frames.back();
+      if (f.stack.empty()) {
+        leave_frame(w);
+        continue;
+      }
+      SimtEntry& e = f.stack.back();
+      const std::uint32_t mask = e.mask & ~w.exited;
+      if (mask == 0 || e.pc == e.rpc) {
+        f.stack.pop_back();
+        continue;
+      }
+      const Function& fn = m.functions[f.fn];
+      if (e.pc >= fn.code.size()) {  // the end of the code: as ret
+        retire(w, f, mask);
+        continue;
+      }
+      const Instruction& in = fn.code[e.pc];
+      std::uint32_t exec = mask;
+      if (in.guard >= 0) {
+        std::uint32_t g = 0;
+        for (std::uint32_t b = mask; b; b &= b - 1) {
+          const int l = std::countr_zero(b);
+          if ((reg(f, in.guard, l) != 0) != in.guard_negated) g |= 1u << l;
+        }
+        exec = g;
+      }
+      ++warp_insts;
+      thread_insts += static_cast<std::uint64_t>(std::popcount(exec));
+      if (launch.max_warp_instructions && warp_insts > launch.max_warp_instructions)
+        throw PtxError(fmt::format("kernel {} did not finish within {} warp instructions (an endless loop? --max-instructions raises the limit)",
+                                   tracer::demangle(m.functions[launch.function].name), launch.max_warp_instructions));
+      step(c, w, f, e.pc, in, mask, exec);
+    }
+    if (!w.done && w.frames.size() == 1 && w.frames.back().stack.empty()) w.done = true;
+  }
+
+  // Lanes leave the current frame (ret); an empty kernel frame ends the warp.
+  void retire(Warp& w, Frame& f, std::uint32_t lanes) {
+    if (w.frames.size() == 1) {
+      w.exited |= lanes;
+      if ((w.exited | 0u) == 0xffffffffu) {
+        f.stack.clear();
+        w.done = true;
+      }
+      return;
+    }
+    for (auto& e : f.stack) e.mask &= ~lanes;
+  }
+
+  void leave_frame(Warp& w) {
+    if (w.frames.size() == 1) {
+      w.done = true;
+      return;
+    }
+    Frame callee = std::move(w.frames.back());
+    w.frames.pop_back();
+    Frame& caller = w.frames.back();
+    const Function& cf = m.functions[callee.fn];
+    const Function& pf = m.functions[caller.fn];
+    const Instruction& call = pf.code[callee.call_pc];
+    // Return values: the callee's return parameters into the caller's (call (retval0), f, ...).
+    std::size_t r = 0;
+    for (const Operand& o : call.operands) {
+      if (!o.negate) continue;
+      if (r >= cf.returns.size()) break;
+      const Variable& from = m.symbols[static_cast<std::size_t>(cf.returns[r++])];
+      const Variable& to = m.symbols[static_cast<std::size_t>(o.symbol)];
+      const std::uint64_t n = std::min(from.size, to.size);
+      if (n == 0) continue;
+      for (std::uint32_t b = callee.entered & ~w.exited; b; b &= b - 1) {
+        const int l = std::countr_zero(b);
+        std::memcpy(caller.params.data() + static_cast<std::size_t>(l) * pf.param_bytes + to.offset,
+                    callee.params.data() + static_cast<std::size_t>(l) * cf.param_bytes + from.offset, n);
+      }
+    }
+  }
+
+  void call(Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec) {
+    const Function& callee = m.functions[in.callee];
+    const Function& caller = m.functions[f.fn];
+    if (callee.is_extern) {
+      // vprintf and friends: no output, a zero result (the GPU's printf returns the bytes printed).
+      for (const Operand& o : in.operands)
+        if (o.negate && m.symbols[static_cast<std::size_t>(o.symbol)].size > 0) {
+          const Variable& to = m.symbols[static_cast<std::size_t>(o.symbol)];
+          for (std::uint32_t b = exec; b; b &= b - 1)
+            std::memset(f.params.data() + static_cast<std::size_t>(std::countr_zero(b)) * caller.param_bytes + to.offset, 0, to.size);
+        }
+      return;
+    }
+    if (w.frames.size() >= 256) throw PtxError(fmt::format("{}:{}: calls nested more than 256 deep", m.path, in.ptx_line));
+    Frame nf;
+    nf.fn = in.callee;
+    nf.regs.assign(callee.registers.size() * 32, 0);
+    nf.params.assign(callee.param_bytes * 32, 0);
+    nf.local_base = f.local_base + (caller.local_bytes + 15) / 16 * 16;
+    nf.call_pc = pc;
+    nf.entered = exec;
+    std::size_t a = 0;
+    for (const Operand& o : in.operands) {
+      if (o.negate) continue;
+      if (a >= callee.params.size()) break;
+      const Variable& to = m.symbols[static_cast<std::size_t>(callee.params[a++])];
+      const Variable& from = m.symbols[static_cast<std::size_t>(o.symbol)];
+      const std::uint64_t n = std::min(from.size, to.size);
+      if (n == 0) continue;
+      for (std::uint32_t b = exec; b; b &= b - 1) {
+        const int l = std::countr_zero(b);
+        std::memcpy(nf.params.data() + static_cast<std::size_t>(l) * callee.param_bytes + to.offset,
+                    f.params.data() + static_cast<std::size_t>(l) * caller.param_bytes + from.offset, n);
+      }
+    }
+    nf.stack.push_back({0, kNoReconvergence, exec});
+    w.frames.push_back(std::move(nf));
+  }
+
+  void step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t mask, std::uint32_t exec);
+  void memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
+  void alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
+
+  // 16-bit floats (.f16, .bf16, and pairs of them in 32 bits): each half computed in single precision and
+  // rounded to its format; cvt of two floats to a pair (warp_alu.cpp).
+  void half_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
+
+  // cp.async.ca/cg.shared.global [dst], [src], bytes{, src bytes}: the copy happens at once (its
+  // commit and wait are no-ops); the record is the global read, as Accel-Sim's traces read LDGSTS.
+  void cp_async(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec) {
+    const auto bytes = static_cast<std::uint32_t>(in.operands[2].imm);
+    std::array<Place, 32> places{};
+    for (std::uint32_t b = exec; b; b &= b - 1) {
+      const int l = std::countr_zero(b);
+      const std::uint64_t src_bytes = in.operands.size() > 3 && in.operands[3].kind != OperandKind::Address
+                                          ? std::min<std::uint64_t>(value(c, w, f, in.operands[3], l), bytes)
+                                          : bytes;
+      Place dst;
+      locate(c, w, f, in, l, StateSpace::Shared, address_of(c, w, f, in.operands[0], l), bytes, dst);
+      Place& src = places[static_cast<std::size_t>(l)];
+      locate(c, w, f, in, l, StateSpace::Global, address_of(c, w, f, in.operands[1], l), bytes, src);
+      std::memset(dst.p, 0, bytes);
+      std::memcpy(dst.p, src.p, static_cast<std::size_t>(src_bytes));
+    }
+    emit(c, w, f, pc, in, Op::Load, static_cast<std::uint8_t>(bytes), places, exec);
+  }
+};
+
+}  // namespace warpscope::ptx
