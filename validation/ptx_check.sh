@@ -5,7 +5,8 @@
 # OUTDIR/APP/{APP.ncu.csv, APP.sass, APP.ptx, environment.txt, tolerances.toml}: a directory for
 # `warpscope validate OUTDIR/APP --ptx validation/APP` (its PTX and run script; docs/VALIDATION.md,
 # "PTX runs, blind"). APP = ptx_blind: ten kernels written after the interpreter, their predictions
-# committed before the hardware ran them; APP = red_probe: reductions on shared addresses.
+# committed before the hardware ran them; red_probe: reductions on shared addresses; write_merge_probe:
+# stores merged before the L2.
 set -u
 APP=${1:?usage: ptx_check.sh APP OUTDIR}
 OUT=${2:?usage: ptx_check.sh APP OUTDIR}

@@ -129,5 +129,32 @@ TEST(H100PtxSuite, ReductionsOnSharedAddresses) {
       }
 }
 
+// L2 write merging (validation/kernels/write_merge_probe, found by the blind check, not modelled): a warp's
+// two stores into the same lines back to back merge (4,359 requests for 8,192 line-stores), with four
+// other stores between them they do not (16,382); single-lane stores of a CTA's warps into one sector
+// merge about in pairs (1,022 for 2,048). Everything else of the probe is exact.
+TEST(H100PtxSuite, WriteMerging) {
+  const ValidationReport r = ptx_validation("h100/write_merge_probe", "write_merge_probe");
+  const ValidationSummary s = summarize(r);
+  EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
+  EXPECT_EQ(r.kernels.size(), 9u);
+  EXPECT_EQ(s.exact, 261u);
+  EXPECT_EQ(s.exact_matched, 261u);
+  std::map<std::string, double> requests;
+  for (const auto& k : r.kernels)
+    for (const auto& c : k.counters)
+      if (c.counter == "lts__t_requests_srcunit_tex_op_write.sum") {
+        requests[k.name] = c.hardware;
+        if (c.verdict == Verdict::Known) {
+          EXPECT_NE(c.model, c.hardware) << k.name;  // no stale entry
+        }
+      }
+  EXPECT_EQ(requests.at("m_even_then_odd"), 4359.0);
+  EXPECT_EQ(requests.at("m_even_gap4_odd"), 16382.0);
+  EXPECT_EQ(requests.at("m_two_lines"), 4096.0);
+  EXPECT_EQ(requests.at("m_lane0_consecutive"), 1022.0);
+  EXPECT_EQ(requests.at("m_lane0_own_sector"), 2048.0);
+}
+
 }  // namespace
 }  // namespace warpscope::test
