@@ -129,7 +129,8 @@ TEST(H100PtxSuite, ReductionsOnSharedAddresses) {
       }
 }
 
-// L2 write merging (validation/kernels/write_merge_probe, found by the blind check, not modelled): a warp's
+// L2 write merging (validation/kernels/write_merge_probe; tolerances.toml's known class, met again by the
+// blind check; not modelled): a warp's
 // two stores into the same lines back to back merge (4,359 requests for 8,192 line-stores), with four
 // other stores between them they do not (16,382); single-lane stores of a CTA's warps into one sector
 // merge about in pairs (1,022 for 2,048). Everything else of the probe is exact.

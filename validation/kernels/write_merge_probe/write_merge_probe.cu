@@ -1,5 +1,6 @@
 // write_merge_probe.cu -- when do stores reach the L2 as fewer write requests than the model counts (one per
-// store instruction and line)? The blind PTX check found two cases (docs/VALIDATION.md "PTX runs, blind"):
+// store instruction and line)? tolerances.toml knows the class (r_particles_aos: "L1 merges partial-sector
+// stores of several instructions"); the blind PTX check met two more cases (docs/VALIDATION.md "PTX runs, blind"):
 // a warp's two stores into the same lines (b_scan512: out[2t], out[2t+1]) and single-lane stores of
 // consecutive words by different warps (b_gemv_warp_rows: y[warp]). Each kernel isolates one variant.
 // 256 CTAs x 256 threads; warp w owns the 2 lines at out + 256 w (u32 words: 64 per warp) unless stated.
