@@ -7,6 +7,8 @@
 #include <limits>
 #include <utility>
 
+#include "core/splitmix.hpp"
+
 namespace warpscope {
 
 namespace {
@@ -63,15 +65,7 @@ struct Token {
   std::int64_t value = 0;  // for kNumber
 };
 
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ULL;
-
-constexpr std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-constexpr std::uint64_t sm(std::uint64_t x) { return mix64(x + kGolden); }
+constexpr std::uint64_t sm(std::uint64_t x) { return splitmix_mix(x + kSplitmixGamma); }
 
 std::int64_t rand_value(std::int64_t seed, std::int64_t n, std::int64_t lane) {
   const std::uint64_t h = sm(sm(static_cast<std::uint64_t>(seed)) ^ static_cast<std::uint64_t>(lane));
@@ -83,8 +77,7 @@ std::int64_t perm_value(std::int64_t seed, std::int64_t lane) {
   for (std::size_t i = 0; i < p.size(); ++i) p[i] = static_cast<std::int64_t>(i);
   std::uint64_t s = static_cast<std::uint64_t>(seed);
   for (std::size_t i = 31; i >= 1; --i) {
-    s += kGolden;
-    const std::size_t j = static_cast<std::size_t>(mix64(s) % (i + 1));
+    const std::size_t j = static_cast<std::size_t>(splitmix_next(s) % (i + 1));
     std::swap(p[i], p[j]);
   }
   const std::int64_t r = lane & 31;  // lane mod 32 in 0..31 (two's complement)

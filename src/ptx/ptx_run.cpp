@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "core/parse_number.hpp"
+#include "core/splitmix.hpp"
 #include "ptx/interpreter.hpp"
 #include "ptx/parser.hpp"
 #include "tracer/demangle.hpp"
@@ -96,13 +97,6 @@ std::uint32_t find_kernel(const Module& m, const std::string& name) {
   throw InputError(fmt::format("{}: no kernel named '{}'; its kernels: {}", m.path, name, fmt::join(kernels, ", ")));
 }
 
-std::uint64_t splitmix64(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 void fill_buffer(ptx::DeviceMemory::Allocation& a, const PtxBuffer& b) {
   switch (b.fill) {
     case PtxBuffer::Fill::Zero: break;
@@ -115,7 +109,7 @@ void fill_buffer(ptx::DeviceMemory::Allocation& a, const PtxBuffer& b) {
     case PtxBuffer::Fill::Random: {
       std::uint64_t s = b.seed;
       for (std::uint64_t i = 0; i < a.size; i += 8) {
-        const std::uint64_t v = splitmix64(s);
+        const std::uint64_t v = splitmix_next(s);
         std::memcpy(a.bytes.data() + i, &v, std::min<std::uint64_t>(8, a.size - i));
       }
       break;
@@ -123,7 +117,7 @@ void fill_buffer(ptx::DeviceMemory::Allocation& a, const PtxBuffer& b) {
     case PtxBuffer::Fill::Index: {
       std::uint64_t s = b.seed;
       for (std::uint64_t i = 0; i + 4 <= a.size; i += 4) {
-        const auto v = static_cast<std::uint32_t>(splitmix64(s) % b.range);
+        const auto v = static_cast<std::uint32_t>(splitmix_next(s) % b.range);
         std::memcpy(a.bytes.data() + i, &v, 4);
       }
       break;
