@@ -179,6 +179,35 @@ std::uint64_t convert(std::uint64_t v, const Instruction& in) {
   }
 }
 
+bool combine(AtomicOp op, std::uint64_t old, std::uint64_t x, Type t, std::uint64_t& out) {
+  switch (op) {
+    case AtomicOp::Add: case AtomicOp::PopcInc:
+      if (t == Type::F32) out = bits(f32(old) + f32(x));
+      else if (t == Type::F64) out = bits(f64(old) + f64(x));
+      else out = trunc(old + x, t);
+      return true;
+    case AtomicOp::Min:
+      if (t == Type::F32) out = bits(fmin_ptx(f32(old), f32(x)));
+      else if (t == Type::F64) out = bits(fmin_ptx(f64(old), f64(x)));
+      else if (is_signed(t)) out = trunc(static_cast<std::uint64_t>(std::min(as_signed(old, t), as_signed(x, t))), t);
+      else out = std::min(as_unsigned(old, t), as_unsigned(x, t));
+      return true;
+    case AtomicOp::Max:
+      if (t == Type::F32) out = bits(fmax_ptx(f32(old), f32(x)));
+      else if (t == Type::F64) out = bits(fmax_ptx(f64(old), f64(x)));
+      else if (is_signed(t)) out = trunc(static_cast<std::uint64_t>(std::max(as_signed(old, t), as_signed(x, t))), t);
+      else out = std::max(as_unsigned(old, t), as_unsigned(x, t));
+      return true;
+    case AtomicOp::Inc: out = as_unsigned(old, t) >= as_unsigned(x, t) ? 0 : trunc(old + 1, t); return true;
+    case AtomicOp::Dec: out = (old == 0 || as_unsigned(old, t) > as_unsigned(x, t)) ? trunc(x, t) : trunc(old - 1, t); return true;
+    case AtomicOp::And: out = old & x; return true;
+    case AtomicOp::Or: out = old | x; return true;
+    case AtomicOp::Xor: out = old ^ x; return true;
+    case AtomicOp::Exch: out = x; return true;
+    default: return false;
+  }
+}
+
 bool compare(std::uint64_t a, std::uint64_t b, Type t, CmpOp c) {
   if (is_float(t)) {
     const double x = t == Type::F32 ? static_cast<double>(f32(a)) : f64(a);

@@ -67,6 +67,11 @@ F fmax_ptx(F a, F b) {
   return a > b ? a : b;
 }
 
+// old (op) x at type t, for atom/red (the value they store) and redux.sync (the warp's value): add,
+// min, max (integer or float), inc, dec, and, or, xor, exch. Returns false for any other operation
+// (cas takes a third operand: its caller serves it).
+bool combine(AtomicOp op, std::uint64_t old, std::uint64_t x, Type t, std::uint64_t& out);
+
 // setp's comparison of two values of type t.
 bool compare(std::uint64_t a, std::uint64_t b, Type t, CmpOp c);
 

@@ -169,35 +169,8 @@ void Interpreter::Impl::memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
       const std::uint64_t old = load_bytes(p, elem);
       const std::uint64_t x = value(c, w, f, in.operands[first], l);
       std::uint64_t nv = old;
-      switch (in.atomic) {
-        case AtomicOp::Add: case AtomicOp::PopcInc:
-          if (t == Type::F32) nv = alu::bits(f32(old) + f32(x));
-          else if (t == Type::F64) nv = alu::bits(f64(old) + f64(x));
-          else nv = trunc(old + x, t);
-          break;
-        case AtomicOp::Min:
-          if (t == Type::F32) nv = alu::bits(alu::fmin_ptx(f32(old), f32(x)));
-          else if (t == Type::F64) nv = alu::bits(alu::fmin_ptx(f64(old), f64(x)));
-          else if (is_signed(t)) nv = trunc(static_cast<std::uint64_t>(std::min(as_signed(old, t), as_signed(x, t))), t);
-          else nv = std::min(as_unsigned(old, t), as_unsigned(x, t));
-          break;
-        case AtomicOp::Max:
-          if (t == Type::F32) nv = alu::bits(alu::fmax_ptx(f32(old), f32(x)));
-          else if (t == Type::F64) nv = alu::bits(alu::fmax_ptx(f64(old), f64(x)));
-          else if (is_signed(t)) nv = trunc(static_cast<std::uint64_t>(std::max(as_signed(old, t), as_signed(x, t))), t);
-          else nv = std::max(as_unsigned(old, t), as_unsigned(x, t));
-          break;
-        case AtomicOp::Inc: nv = as_unsigned(old, t) >= as_unsigned(x, t) ? 0 : trunc(old + 1, t); break;
-        case AtomicOp::Dec: nv = (old == 0 || as_unsigned(old, t) > as_unsigned(x, t)) ? trunc(x, t) : trunc(old - 1, t); break;
-        case AtomicOp::And: nv = old & x; break;
-        case AtomicOp::Or: nv = old | x; break;
-        case AtomicOp::Xor: nv = old ^ x; break;
-        case AtomicOp::Exch: nv = x; break;
-        case AtomicOp::Cas:
-          nv = trunc(old, t) == trunc(x, t) ? value(c, w, f, in.operands[first + 1], l) : old;
-          break;
-        default: fault(w, f.fn, in, l, "an atomic operation the interpreter does not know");
-      }
+      if (in.atomic == AtomicOp::Cas) nv = trunc(old, t) == trunc(x, t) ? value(c, w, f, in.operands[first + 1], l) : old;
+      else if (!alu::combine(in.atomic, old, x, t, nv)) fault(w, f.fn, in, l, "an atomic operation the interpreter does not know");
       store_bytes(p, nv, elem);
       if (atom) set(f, in.operands[0].reg, l, old);
     }

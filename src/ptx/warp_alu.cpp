@@ -75,14 +75,7 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
         first = false;
         continue;
       }
-      switch (in.atomic) {
-        case AtomicOp::Add: acc = trunc(acc + v, t); break;
-        case AtomicOp::Min: acc = is_signed(t) ? trunc(static_cast<std::uint64_t>(std::min(as_signed(acc, t), as_signed(v, t))), t) : std::min(acc, v); break;
-        case AtomicOp::Max: acc = is_signed(t) ? trunc(static_cast<std::uint64_t>(std::max(as_signed(acc, t), as_signed(v, t))), t) : std::max(acc, v); break;
-        case AtomicOp::And: acc &= v; break;
-        case AtomicOp::Or: acc |= v; break;
-        default: acc ^= v; break;
-      }
+      alu::combine(in.atomic, acc, v, t, acc);  // the parser admits add, min, max, and, or, xor only
     }
     for (std::uint32_t b = exec; b; b &= b - 1) set(f, d, std::countr_zero(b), acc);
     return;
