@@ -60,7 +60,7 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       retire(w, f, exec);
       return;
     case Opcode::Trap:
-      if (exec) fault(w, f.fn, in, std::countr_zero(exec), "the kernel executed trap");
+      if (exec) fault(w, in, std::countr_zero(exec), "the kernel executed trap");
       e.pc = pc + 1;
       return;
     case Opcode::Call:
@@ -97,7 +97,7 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       if (exec) cp_async(c, w, f, pc, in, exec);
       return;
     case Opcode::Unsupported:
-      fault(w, f.fn, in, std::countr_zero(mask), "not supported by the interpreter");
+      fault(w, in, std::countr_zero(mask), "not supported by the interpreter");
     default:
       e.pc = pc + 1;
       alu_op(c, w, f, in, exec);
@@ -110,20 +110,15 @@ void Interpreter::Impl::memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
   const bool is_ld = in.op == Opcode::Ld, is_st = in.op == Opcode::St;
   const Operand& addr_op = in.operands[is_ld || in.op == Opcode::Atom ? 1 : 0];
   if (addr_op.reg >= 0 && in.space == StateSpace::Param)
-    fault(w, f.fn, in, std::countr_zero(exec), "parameter space through a register address is not supported");
+    fault(w, in, std::countr_zero(exec), "parameter space through a register address is not supported");
   const std::uint32_t bytes = static_cast<std::uint32_t>(elem) * in.vec;
   std::array<Place, 32> places{};
   for (std::uint32_t b = exec; b; b &= b - 1) {
     const int l = std::countr_zero(b);
-    const std::uint64_t a = address_of(c, w, f, addr_op, l);
-    locate(c, w, f, in, l, in.space, a, bytes, places[static_cast<std::size_t>(l)]);
+    Place& pl = places[static_cast<std::size_t>(l)];
+    locate(c, w, f, in, l, in.space, address_of(f, addr_op, l), bytes, pl);
+    if (!is_ld && pl.space == Space::Const && pl.recorded) fault(w, in, l, "a write to constant memory");
   }
-  if (!is_ld)
-    for (std::uint32_t b = exec; b; b &= b - 1) {
-      const int l = std::countr_zero(b);
-      if (places[static_cast<std::size_t>(l)].space == Space::Const && places[static_cast<std::size_t>(l)].recorded)
-        fault(w, f.fn, in, l, "a write to constant memory");
-    }
   Op op = Op::Load;
   if (is_ld) {
     const Operand& d = in.operands[0];
@@ -170,7 +165,7 @@ void Interpreter::Impl::memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
       const std::uint64_t x = value(c, w, f, in.operands[first], l);
       std::uint64_t nv = old;
       if (in.atomic == AtomicOp::Cas) nv = trunc(old, t) == trunc(x, t) ? value(c, w, f, in.operands[first + 1], l) : old;
-      else if (!alu::combine(in.atomic, old, x, t, nv)) fault(w, f.fn, in, l, "an atomic operation the interpreter does not know");
+      else if (!alu::combine(in.atomic, old, x, t, nv)) fault(w, in, l, "an atomic operation the interpreter does not know");
       store_bytes(p, nv, elem);
       if (atom) set(f, in.operands[0].reg, l, old);
     }

@@ -180,13 +180,12 @@ struct Interpreter::Impl {
   }
 
   // --- errors
-  [[noreturn]] void fault(const Warp& w, std::uint32_t fn, const Instruction& in, int lane, const std::string& what) const {
+  [[noreturn]] void fault(const Warp& w, const Instruction& in, int lane, const std::string& what) const {
     const std::uint32_t t = w.index * 32 + static_cast<std::uint32_t>(lane);
     const std::uint32_t bx = launch.block.x, by = launch.block.y;
     throw PtxError(fmt::format("{}:{}: kernel {}, CTA ({},{},{}), thread ({},{},{}): {}: {}", m.path, in.ptx_line,
                                tracer::demangle(m.functions[launch.function].name), cta->x, cta->y, cta->z, t % bx, (t / bx) % by, t / (bx * by),
                                in.text, what));
-    (void)fn;
   }
 
   // --- CTA scheduling
@@ -348,7 +347,7 @@ struct Interpreter::Impl {
   // at once stalls on store forwarding: a third of the interpreter's time on a copy kernel).
   void locate(Cta& c, const Warp& w, Frame& f, const Instruction& in, int lane, StateSpace ss, std::uint64_t addr, std::uint32_t bytes, Place& pl) {
     if (bytes > 1 && addr % bytes != 0 && ss != StateSpace::Param)
-      fault(w, f.fn, in, lane, fmt::format("misaligned address 0x{:x} for a {}-byte access", addr, bytes));
+      fault(w, in, lane, fmt::format("misaligned address 0x{:x} for a {}-byte access", addr, bytes));
     if (ss == StateSpace::Generic) {
       if (addr >= kSharedWindow && addr - kSharedWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Shared, addr - kSharedWindow, bytes, pl);
       if (addr >= kLocalWindow && addr - kLocalWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Local, addr - kLocalWindow, bytes, pl);
@@ -361,18 +360,18 @@ struct Interpreter::Impl {
       case StateSpace::Global:
         pl.space = Space::Global;
         pl.p = state.memory.find(addr, bytes);
-        if (!pl.p) fault(w, f.fn, in, lane, fmt::format("global address 0x{:x} is outside every buffer ({})", addr, state.memory.describe(addr)));
+        if (!pl.p) fault(w, in, lane, fmt::format("global address 0x{:x} is outside every buffer ({})", addr, state.memory.describe(addr)));
         return;
       case StateSpace::Shared:
         pl.space = Space::Shared;
         if (addr > c.shared.size() || bytes > c.shared.size() - addr)
-          fault(w, f.fn, in, lane, fmt::format("shared address 0x{:x} is outside the CTA's {} bytes of shared memory", addr, c.shared.size()));
+          fault(w, in, lane, fmt::format("shared address 0x{:x} is outside the CTA's {} bytes of shared memory", addr, c.shared.size()));
         pl.p = c.shared.data() + addr;
         return;
       case StateSpace::Local: {
         pl.space = Space::Local;
         if (addr > local_per_thread || bytes > local_per_thread - addr)
-          fault(w, f.fn, in, lane, fmt::format("local address 0x{:x} is outside the thread's {} bytes of local memory", addr, local_per_thread));
+          fault(w, in, lane, fmt::format("local address 0x{:x} is outside the thread's {} bytes of local memory", addr, local_per_thread));
         const std::uint64_t t = w.index * 32ull + static_cast<std::uint64_t>(lane);
         pl.p = c.local.data() + t * local_per_thread + addr;
         return;
@@ -380,28 +379,26 @@ struct Interpreter::Impl {
       case StateSpace::Const:
         pl.space = Space::Const;
         if (addr > state.const_bank.size() || bytes > state.const_bank.size() - addr)
-          fault(w, f.fn, in, lane, fmt::format("constant address 0x{:x} is outside the module's {} bytes of constant data", addr, state.const_bank.size()));
+          fault(w, in, lane, fmt::format("constant address 0x{:x} is outside the module's {} bytes of constant data", addr, state.const_bank.size()));
         pl.p = state.const_bank.data() + addr;
         return;
       case StateSpace::Param: {
         pl.recorded = false;
         const Function& fn = m.functions[f.fn];
         if (addr > fn.param_bytes || bytes > fn.param_bytes - addr)
-          fault(w, f.fn, in, lane, fmt::format("parameter offset {} is outside the function's {} bytes of parameters", addr, fn.param_bytes));
+          fault(w, in, lane, fmt::format("parameter offset {} is outside the function's {} bytes of parameters", addr, fn.param_bytes));
         pl.p = f.params.data() + static_cast<std::size_t>(lane) * fn.param_bytes + addr;
         return;
       }
       default:
-        fault(w, f.fn, in, lane, "an address in an unsupported state space");
+        fault(w, in, lane, "an address in an unsupported state space");
     }
   }
 
-  std::uint64_t address_of(const Cta& c, const Warp& w, const Frame& f, const Operand& o, int lane) const {
+  std::uint64_t address_of(const Frame& f, const Operand& o, int lane) const {
     std::uint64_t base = 0;
     if (o.reg >= 0) base = reg(f, o.reg, lane);
     else if (o.symbol >= 0) base = symbol_address(f, o.symbol);
-    (void)c;
-    (void)w;
     return base + static_cast<std::uint64_t>(o.offset);
   }
 
@@ -584,9 +581,9 @@ struct Interpreter::Impl {
                                           ? std::min<std::uint64_t>(value(c, w, f, in.operands[3], l), bytes)
                                           : bytes;
       Place dst;
-      locate(c, w, f, in, l, StateSpace::Shared, address_of(c, w, f, in.operands[0], l), bytes, dst);
+      locate(c, w, f, in, l, StateSpace::Shared, address_of(f, in.operands[0], l), bytes, dst);
       Place& src = places[static_cast<std::size_t>(l)];
-      locate(c, w, f, in, l, StateSpace::Global, address_of(c, w, f, in.operands[1], l), bytes, src);
+      locate(c, w, f, in, l, StateSpace::Global, address_of(f, in.operands[1], l), bytes, src);
       std::memset(dst.p, 0, bytes);
       std::memcpy(dst.p, src.p, static_cast<std::size_t>(src_bytes));
     }

@@ -7,8 +7,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "warpscope/types.hpp"
@@ -30,6 +33,23 @@ inline int type_bytes(Type t) {
   }
   return 0;
 }
+// PTX's type names without the dot, one table both ways (the parser, messages).
+inline constexpr std::array<std::pair<std::string_view, Type>, 20> kTypeNames{{
+    {"b8", Type::B8},     {"b16", Type::B16},     {"b32", Type::B32},   {"b64", Type::B64}, {"b128", Type::B128},
+    {"u8", Type::U8},     {"u16", Type::U16},     {"u32", Type::U32},   {"u64", Type::U64}, {"s8", Type::S8},
+    {"s16", Type::S16},   {"s32", Type::S32},     {"s64", Type::S64},   {"f16", Type::F16}, {"f16x2", Type::F16x2},
+    {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2}, {"f32", Type::F32}, {"f64", Type::F64}, {"pred", Type::Pred}}};
+inline std::optional<Type> parse_type(std::string_view name) {
+  for (const auto& [n, t] : kTypeNames)
+    if (n == name) return t;
+  return std::nullopt;
+}
+inline std::string_view type_name(Type t) {
+  for (const auto& [n, u] : kTypeNames)
+    if (u == t) return n;
+  return "b8";  // Type::None
+}
+
 // A register or symbol index (int32, -1 for none) as a subscript.
 inline std::size_t ix(std::int32_t i) { return static_cast<std::size_t>(i); }
 inline bool is_signed(Type t) { return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64; }

@@ -67,17 +67,6 @@ std::optional<Number> parse_number(std::string_view w) {
   return Number{Literal::Int, *v};
 }
 
-std::optional<Type> parse_type(std::string_view s) {
-  static const std::unordered_map<std::string_view, Type> kTypes = {
-      {"b8", Type::B8},     {"b16", Type::B16},   {"b32", Type::B32},     {"b64", Type::B64},   {"b128", Type::B128},
-      {"u8", Type::U8},     {"u16", Type::U16},   {"u32", Type::U32},     {"u64", Type::U64},   {"s8", Type::S8},
-      {"s16", Type::S16},   {"s32", Type::S32},   {"s64", Type::S64},     {"f16", Type::F16},   {"f16x2", Type::F16x2}, {"bf16x2", Type::BF16x2},
-      {"bf16", Type::BF16}, {"f32", Type::F32},   {"f64", Type::F64},     {"pred", Type::Pred}};
-  auto it = kTypes.find(s);
-  if (it == kTypes.end()) return std::nullopt;
-  return it->second;
-}
-
 std::optional<StateSpace> parse_space(std::string_view s) {
   if (s == "global") return StateSpace::Global;
   if (s == "shared" || s == "shared::cta") return StateSpace::Shared;
@@ -134,10 +123,6 @@ std::optional<SpecialReg> parse_special(std::string_view name, std::uint8_t& com
   if (it == kSpecial.end()) return std::nullopt;
   return it->second;
 }
-
-struct OpcodeInfo {
-  Opcode op;
-};
 
 const std::unordered_map<std::string_view, Opcode>& opcode_table() {
   static const std::unordered_map<std::string_view, Opcode> kOps = {
@@ -364,7 +349,7 @@ class Parser {
       take();
     }
     if (is_word(".entry") || is_word(".func")) {
-      function(is_extern);
+      function();
       return;
     }
     const std::string_view w = word("a declaration");
@@ -495,7 +480,7 @@ class Parser {
   }
 
   // --- functions
-  void function(bool is_extern) {
+  void function() {
     const bool kernel = take().text == ".entry";
     Function f;
     f.is_kernel = kernel;
@@ -546,7 +531,6 @@ class Parser {
     for (auto s : f.returns) m_.symbols[ix(s)].owner = static_cast<std::int32_t>(slot);
     body(f, slot);
     m_.functions[slot] = std::move(f);
-    (void)is_extern;
   }
 
   std::vector<std::int32_t> param_list(std::int32_t owner, Function& f) {
@@ -733,7 +717,7 @@ class Parser {
     in.text = std::string(opword);
     decode_opcode(in, opword);
     if (in.op == Opcode::Call) {
-      call_operands(f, in);
+      call_operands(in);
     } else {
       bool pair = false;
       while (!is_punct(';')) {
@@ -784,7 +768,6 @@ class Parser {
       return;
     }
     in.op = it->second;
-    if (parts[0] == "ldu") in.cache = CacheOp::Default;
     std::vector<Type> types;
     bool unsupported = false;
     for (std::size_t k = 1; k < parts.size(); ++k) {
@@ -1066,8 +1049,7 @@ class Parser {
   }
 
   // call[.uni] [(ret),] func[, (args)];
-  void call_operands(Function& f, Instruction& in) {
-    (void)f;
+  void call_operands(Instruction& in) {
     std::vector<std::int32_t> rets, args;
     auto param_names = [&](std::vector<std::int32_t>& out) {
       expect('(');
@@ -1090,7 +1072,7 @@ class Parser {
       if (name.starts_with("%")) {
         in.op = Opcode::Unsupported;  // an indirect call through a register
         in.text += " (indirect)";
-        skip_to_semicolon_keep();
+        while (!at_end() && !is_punct(';')) take();  // the ';' ends the statement in instruction()
         return;
       }
       fail(fmt::format("call of an undeclared function {}", name));
@@ -1114,9 +1096,6 @@ class Parser {
       in.operands.push_back(o);
     }
     if (!is_punct(';')) fail(fmt::format("expected ';' after the call, found {}", found()));
-  }
-  void skip_to_semicolon_keep() {
-    while (!at_end() && !is_punct(';')) take();
   }
 
   // Types the immediates and checks the operand count and kinds the interpreter relies on.

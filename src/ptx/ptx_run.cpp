@@ -22,27 +22,7 @@ namespace {
 using ptx::Function;
 using ptx::Module;
 using ptx::Type;
-
-std::string type_name(Type t) {
-  switch (t) {
-    case Type::B8: return "b8";
-    case Type::B16: return "b16";
-    case Type::B32: return "b32";
-    case Type::B64: return "b64";
-    case Type::U8: return "u8";
-    case Type::U16: return "u16";
-    case Type::U32: return "u32";
-    case Type::U64: return "u64";
-    case Type::S8: return "s8";
-    case Type::S16: return "s16";
-    case Type::S32: return "s32";
-    case Type::S64: return "s64";
-    case Type::F16: return "f16";
-    case Type::F32: return "f32";
-    case Type::F64: return "f64";
-    default: return "b8";
-  }
-}
+using ptx::type_name;
 
 // The name a user types: the demangled name up to its parameter list ("transpose_tiled<32>").
 std::string short_name(const std::string& mangled) {
@@ -66,7 +46,7 @@ std::string signature(const Module& m, const Function& f) {
   std::vector<std::string> params;
   for (auto s : f.params) {
     const auto& v = m.symbols[static_cast<std::size_t>(s)];
-    params.push_back(v.type == Type::B8 && v.size != 1 ? fmt::format("b8[{}]", v.size) : type_name(v.type));
+    params.push_back(v.type == Type::B8 && v.size != 1 ? fmt::format("b8[{}]", v.size) : std::string(type_name(v.type)));
   }
   const std::string user = short_name(f.name);
   return fmt::format("{}({}){}", user, fmt::join(params, ", "), user == f.name ? "" : fmt::format("  [{}]", f.name));

@@ -450,7 +450,7 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
         r = trunc(static_cast<std::uint64_t>(acc), Type::U32);
         break;
       }
-      default: fault(w, f.fn, in, l, "not supported by the interpreter");
+      default: fault(w, in, l, "not supported by the interpreter");
     }
     set(f, d, l, r);
   }
@@ -489,7 +489,7 @@ void Interpreter::Impl::half_op(Cta& c, Warp& w, Frame& f, const Instruction& in
         case Opcode::Max: res = from_f(alu::fmax_ptx(part(1), part(2))); break;
         case Opcode::Neg: res = raw ^ 0x8000u; break;
         case Opcode::Abs: res = raw & 0x7fffu; break;
-        default: fault(w, f.fn, in, l, "not supported by the interpreter");
+        default: fault(w, in, l, "not supported by the interpreter");
       }
       r |= (res & 0xffffu) << (16 * h);
     }
