@@ -6,7 +6,8 @@
 # `warpscope validate OUTDIR/APP --ptx validation/APP` (its PTX and run script; docs/VALIDATION.md,
 # "PTX runs, blind"). APP = ptx_blind: ten kernels written after the interpreter, their predictions
 # committed before the hardware ran them; red_probe: reductions on shared addresses; write_merge_probe:
-# stores merged before the L2.
+# stores merged before the L2; matrix_probe: ldmatrix, stmatrix and mma.sync. EXTRA_METRICS (names, space-
+# separated) are collected too, when this ncu lists them.
 set -u
 APP=${1:?usage: ptx_check.sh APP OUTDIR}
 OUT=${2:?usage: ptx_check.sh APP OUTDIR}
@@ -39,7 +40,7 @@ K="$ROOT/validation/kernels/$APP"
 cat "$S/run.txt"
 "$NCU" --query-metrics > "$S/query_metrics.txt" 2>&1
 KEEP=""
-for m in $(grep -v '^[[:space:]]*#' "$ROOT/validation/suite_metrics.txt" | tr -s ' \n\t' ' '); do
+for m in $(grep -v '^[[:space:]]*#' "$ROOT/validation/suite_metrics.txt" | tr -s ' \n\t' ' ') ${EXTRA_METRICS:-}; do
   base=${m%.*}
   if [[ $m == launch__* ]] || grep -Eq "^${base}([[:space:]]|$)" "$S/query_metrics.txt"; then KEEP="$KEEP $m"; fi
 done

@@ -32,6 +32,9 @@ struct SharedTraffic {
 struct Counters {
   L1Traffic global_ld, global_st, global_atom, local_ld, local_st, readonly_ld;
   SharedTraffic shared_ld, shared_st, shared_atom;
+  // ldmatrix / stmatrix (LDSM / STSM), apart from shared_ld / shared_st; Nsight Compute's shared
+  // wavefronts and bank conflicts of op_ld / op_st include them, and the metric table adds them there.
+  SharedTraffic shared_ldsm, shared_stsm;
   std::uint64_t const_instructions = 0, const_serialization = 0;
   // L2, traffic from the SMs' L1 (Nsight Compute "srcunit_tex"). Requests: one
   // per 128 B line per L1 request (per line transaction on 2.x-6.x L2-only paths).

@@ -12,7 +12,11 @@ namespace warpscope {
 inline constexpr int kWarpSize = 32;
 
 enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture };
-enum class Op : std::uint8_t { Load, Store, Atomic, Reduction };
+// LoadMatrix / StoreMatrix: ldmatrix / stmatrix (SASS LDSM / STSM, 7.5+ / 9.0+), shared memory only,
+// 16 bytes per lane: lanes 8m..8m+7 give the row addresses of 8x8 matrix m, so the active lanes are the
+// first 8, 16 or 32 (.x1, .x2, .x4) whatever the warp's mask (docs/PTX.md; validation/h100/matrix_probe).
+enum class Op : std::uint8_t { Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix };
+inline constexpr bool is_matrix(Op o) { return o == Op::LoadMatrix || o == Op::StoreMatrix; }
 
 // PTX cache operators (PTX ISA "Cache Operators"; seed 001 "PTX Cache Operators").
 // Default means "whatever the generation does for this space without a modifier".

@@ -34,7 +34,7 @@ PatternSpec to_spec(const PatternArgs& a) {
   auto space = parse_space(a.space);
   if (!space) throw InputError(fmt::format("--space {}: expected global, shared, const, local or texture", a.space));
   auto op = parse_op(a.op);
-  if (!op) throw InputError(fmt::format("--op {}: expected ld, st, atom or red", a.op));
+  if (!op) throw InputError(fmt::format("--op {}: expected ld, st, atom, red, ldsm or stsm", a.op));
   auto cache = parse_cache_op(a.cache);
   if (!cache) throw InputError(fmt::format("--cache {}: expected ca, cg, cs, lu, cv, nc (ldg), wb or wt", a.cache));
   auto base = parse_u64(a.base);
@@ -77,7 +77,7 @@ Action add_pattern_command(CLI::App& app, const GlobalOptions& g) {
       "Example: warpscope pattern --arch sm_20,sm_35,sm_90 --space shared --size 4 --index 'lane*33'");
   cmd->add_option("--arch", args->archs, "comma-separated architectures (sm_35, 3.5, 35; 'all')")->capture_default_str();
   cmd->add_option("--space", args->space, "global | shared | const | local | texture")->capture_default_str();
-  cmd->add_option("--op", args->op, "ld | st | atom | red")->capture_default_str();
+  cmd->add_option("--op", args->op, "ld | st | atom | red | ldsm | stsm (ldmatrix / stmatrix: --space shared --size 16, lanes 0-7 give matrix 0's rows, 8-15 matrix 1's, ...; --mask ff, ffff or ffffffff for .x1, .x2, .x4)")->capture_default_str();
   cmd->add_option("--size", args->size, "bytes per lane: 1, 2, 4, 8 or 16")->capture_default_str();
   cmd->add_option("--index", args->index, "lane i accesses base + size * EXPR(i)")->capture_default_str();
   cmd->add_option("--base", args->base, "base byte address (decimal, 0x hex, K/M suffix)")->capture_default_str();

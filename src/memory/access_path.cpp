@@ -360,7 +360,13 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
   const InstructionCounts c = rules::analyze_at_addresses(rec, arch, cfg.rules);
   switch (c.path) {
     case MemoryPath::Shared:
-      d.kind = rec.op == Op::Load ? Kind::SharedLd : rec.op == Op::Store ? Kind::SharedSt : Kind::SharedAtom;
+      switch (rec.op) {
+        case Op::Load: d.kind = Kind::SharedLd; break;
+        case Op::Store: d.kind = Kind::SharedSt; break;
+        case Op::LoadMatrix: d.kind = Kind::SharedLdsm; break;
+        case Op::StoreMatrix: d.kind = Kind::SharedStsm; break;
+        case Op::Atomic: case Op::Reduction: d.kind = Kind::SharedAtom; break;
+      }
       d.shared = SharedTraffic{1, c.wavefronts, c.ideal_wavefronts, c.bank_conflicts};
       break;
     case MemoryPath::Constant:

@@ -30,6 +30,8 @@ void Counters::add(const Counters& o) {
   shared_ld.add(o.shared_ld);
   shared_st.add(o.shared_st);
   shared_atom.add(o.shared_atom);
+  shared_ldsm.add(o.shared_ldsm);
+  shared_stsm.add(o.shared_stsm);
   const_instructions += o.const_instructions;
   const_serialization += o.const_serialization;
   l2_read_requests += o.l2_read_requests;

@@ -33,6 +33,8 @@ void apply(Counters& c, const Delta& d) {
     case Kind::SharedLd: c.shared_ld.add(d.shared); return;
     case Kind::SharedSt: c.shared_st.add(d.shared); return;
     case Kind::SharedAtom: c.shared_atom.add(d.shared); return;
+    case Kind::SharedLdsm: c.shared_ldsm.add(d.shared); return;
+    case Kind::SharedStsm: c.shared_stsm.add(d.shared); return;
     case Kind::Const:
       c.const_instructions += 1;
       c.const_serialization += d.const_serialization;

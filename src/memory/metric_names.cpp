@@ -44,13 +44,24 @@ template <K k> double wasted(const Counters& c) {
   return t.bytes_moved > t.bytes_needed ? u(t.bytes_moved - t.bytes_needed) : 0.0;
 }
 
+// Shared traffic `s`, plus the matrix traffic `m` that Nsight Compute's data-stage counters of the
+// same op include (LDSM in op_ld, STSM in op_st; its instruction counters leave them out).
+template <S s, S m> SharedTraffic with_matrix(const Counters& c) {
+  SharedTraffic t = c.*s;
+  if constexpr (m != nullptr) t.add(c.*m);
+  return t;
+}
 template <S s> double sh_instructions(const Counters& c) { return u((c.*s).instructions); }
-template <S s> double sh_wavefronts(const Counters& c) { return u((c.*s).wavefronts); }
-template <S s> double sh_ideal(const Counters& c) { return u((c.*s).ideal_wavefronts); }
-template <S s> double sh_conflicts(const Counters& c) { return u((c.*s).bank_conflicts); }
-template <S s> double sh_per_request(const Counters& c) { return ratio(u((c.*s).wavefronts), u((c.*s).instructions)); }
-template <S s> double sh_efficiency(const Counters& c) {
-  return 100.0 * ratio(u((c.*s).ideal_wavefronts), u((c.*s).wavefronts));
+template <S s, S m = nullptr> double sh_wavefronts(const Counters& c) { return u(with_matrix<s, m>(c).wavefronts); }
+template <S s, S m = nullptr> double sh_ideal(const Counters& c) { return u(with_matrix<s, m>(c).ideal_wavefronts); }
+template <S s, S m = nullptr> double sh_conflicts(const Counters& c) { return u(with_matrix<s, m>(c).bank_conflicts); }
+template <S s, S m = nullptr> double sh_per_request(const Counters& c) {
+  const SharedTraffic t = with_matrix<s, m>(c);
+  return ratio(u(t.wavefronts), u(t.instructions));
+}
+template <S s, S m = nullptr> double sh_efficiency(const Counters& c) {
+  const SharedTraffic t = with_matrix<s, m>(c);
+  return 100.0 * ratio(u(t.ideal_wavefronts), u(t.wavefronts));
 }
 
 template <std::uint64_t Counters::*f> double field(const Counters& c) { return u(c.*f); }
@@ -84,17 +95,31 @@ constexpr auto L = MetricScope::WithL1;
   {key ".efficiency", "", nv_eff, "", "%", "bytes used / bytes moved (bus utilization)", A, &efficiency<k>, true},     \
   {key ".bytes_wasted", "", "", "", "bytes", "bytes moved but not used", A, &wasted<k>, true}
 
-#define WS_SHARED_ROWS(key, s, op, listed_inst, nv_inst, nv_tx, nv_tpr, nv_conf)                                        \
+// `m`: the matrix traffic (ldmatrix / stmatrix) Nsight Compute's wavefronts and conflicts of `op` include.
+#define WS_SHARED_ROWS(key, s, m, op, listed_inst, nv_inst, nv_tx, nv_tpr, nv_conf)                                     \
   {key ".instructions", "smsp__inst_executed_op_shared_" op ".sum", nv_inst, "", "instructions",                       \
    "warp-level shared-memory instructions", A, &sh_instructions<s>, listed_inst},                                      \
   {key ".wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" op ".sum", nv_tx, "", "wavefronts",             \
-   "passes through the shared-memory banks", A, &sh_wavefronts<s>, true},                                              \
-  {key ".ideal_wavefronts", "", "", "", "wavefronts", "passes without bank conflicts", A, &sh_ideal<s>, true},         \
+   "passes through the shared-memory banks", A, &sh_wavefronts<s, m>, true},                                           \
+  {key ".ideal_wavefronts", "", "", "", "wavefronts", "passes without bank conflicts", A, &sh_ideal<s, m>, true},      \
   {key ".bank_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" op ".sum", nv_conf, "", "conflicts",    \
-   "wavefronts beyond the ideal", A, &sh_conflicts<s>, true},                                                          \
+   "wavefronts beyond the ideal", A, &sh_conflicts<s, m>, true},                                                       \
   {key ".wavefronts_per_request", "", nv_tpr, "", "wavefronts/request", "wavefronts per instruction", A,               \
-   &sh_per_request<s>, true},                                                                                           \
-  {key ".efficiency", "", "", "", "%", "ideal / actual wavefronts", A, &sh_efficiency<s>, true}
+   &sh_per_request<s, m>, true},                                                                                        \
+  {key ".efficiency", "", "", "", "%", "ideal / actual wavefronts", A, &sh_efficiency<s, m>, true}
+
+// ldmatrix / stmatrix alone (7.5+ / 9.0+; no nvprof names): the SASS-patched counters of LDSM / STSM.
+#define WS_MATRIX_ROWS(key, s, inst_ncu, sass_op, what)                                                                 \
+  {key ".instructions", inst_ncu, "", "", "instructions", "warp-level " what " instructions", A, &sh_instructions<s>,   \
+   true},                                                                                                               \
+  {key ".wavefronts", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_" sass_op ".sum", "", "", "wavefronts", \
+   "passes through the shared-memory banks (one per 8x8 matrix without conflicts)", A, &sh_wavefronts<s>, true},       \
+  {key ".ideal_wavefronts", "", "", "", "wavefronts", "passes without bank conflicts: the matrices", A, &sh_ideal<s>,   \
+   true},                                                                                                               \
+  {key ".bank_conflicts", "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_" sass_op ".sum", "", "",       \
+   "conflicts", "wavefronts beyond the ideal", A, &sh_conflicts<s>, true},                                             \
+  {key ".wavefronts_per_request", "", "", "", "wavefronts/request", "wavefronts per instruction", A,                   \
+   &sh_per_request<s>, true}
 
 // The base names (no rollup suffix) of this table that ncu 2025.3.1 lists for
 // gh100 (reference/ncu_gh100_memory_metrics.txt) or that validation/h100/cache
@@ -133,6 +158,13 @@ constexpr std::string_view kMeasuredNames[] = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom",
+    // ldmatrix / stmatrix: validation/h100/matrix_probe
+    "smsp__inst_executed_op_ldsm",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm",
+    "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm",
+    "smsp__inst_executed_op_shared_stsm",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm",
+    "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm",
     "lts__t_requests_srcunit_tex_op_read",
     "lts__t_sectors_srcunit_tex_op_read",
     "lts__t_requests_srcunit_tex_op_atom",  // atomics and reductions: validation/h100/atomics_probe
@@ -193,11 +225,17 @@ const std::vector<MetricName>& table() {
       {"readonly_ld.efficiency", "", "", "", "%", "bytes used / bytes moved", A, &efficiency<&Counters::readonly_ld>,
        true},
 
-      WS_SHARED_ROWS("shared_ld", &Counters::shared_ld, "ld", true, "inst_executed_shared_loads",
-                     "shared_load_transactions", "shared_load_transactions_per_request", "shared_ld_bank_conflict"),
-      WS_SHARED_ROWS("shared_st", &Counters::shared_st, "st", true, "inst_executed_shared_stores",
-                     "shared_store_transactions", "shared_store_transactions_per_request", "shared_st_bank_conflict"),
-      WS_SHARED_ROWS("shared_atom", &Counters::shared_atom, "atom", false, "inst_executed_shared_atomics", "", "", ""),
+      WS_SHARED_ROWS("shared_ld", &Counters::shared_ld, &Counters::shared_ldsm, "ld", true,
+                     "inst_executed_shared_loads", "shared_load_transactions", "shared_load_transactions_per_request",
+                     "shared_ld_bank_conflict"),
+      WS_SHARED_ROWS("shared_st", &Counters::shared_st, &Counters::shared_stsm, "st", true,
+                     "inst_executed_shared_stores", "shared_store_transactions", "shared_store_transactions_per_request",
+                     "shared_st_bank_conflict"),
+      WS_SHARED_ROWS("shared_atom", &Counters::shared_atom, nullptr, "atom", false, "inst_executed_shared_atomics", "",
+                     "", ""),
+      WS_MATRIX_ROWS("ldsm", &Counters::shared_ldsm, "smsp__inst_executed_op_ldsm.sum", "ldsm", "ldmatrix (LDSM)"),
+      WS_MATRIX_ROWS("stsm", &Counters::shared_stsm, "smsp__inst_executed_op_shared_stsm.sum", "stsm",
+                     "stmatrix (STSM)"),
 
       {"const.instructions", "", "", "", "instructions", "warp-level constant-memory loads", A,
        &field<&Counters::const_instructions>, true},
@@ -274,6 +312,7 @@ const std::vector<MetricName>& table() {
 
 #undef WS_L1_ROWS
 #undef WS_SHARED_ROWS
+#undef WS_MATRIX_ROWS
 
 std::string_view strip_suffix(std::string_view name) {
   for (std::string_view suffix : {".sum", ".pct", ".ratio", ".avg", ".max"})

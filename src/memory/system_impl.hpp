@@ -24,7 +24,7 @@ namespace memory {
 
 // Which L1Traffic of Counters a record adds to.
 enum class Kind : std::uint8_t { GlobalLd, GlobalSt, GlobalAtom, LocalLd, LocalSt, ReadOnlyLd, SharedLd, SharedSt,
-                                 SharedAtom, Const };
+                                 SharedAtom, SharedLdsm, SharedStsm, Const };
 
 // What one record adds, applied to the kernel counters and to the caller's
 // per-PC counters.

@@ -36,6 +36,11 @@ void check_cache_op(const PatternSpec& s) {
 WarpAccess build_pattern(const PatternSpec& s) {
   if (s.size != 1 && s.size != 2 && s.size != 4 && s.size != 8 && s.size != 16)
     throw InputError(fmt::format("--size {}: must be 1, 2, 4, 8 or 16 bytes", s.size));
+  // ldmatrix / stmatrix: lanes 8m..8m+7 give the 16-byte rows of matrix m (types.hpp).
+  if (is_matrix(s.op) && (s.space != Space::Shared || s.size != 16))
+    throw InputError(fmt::format("--op {} ({}) reads rows of 16 bytes from shared memory: it needs --space shared "
+                                 "--size 16",
+                                 to_string(s.op), s.op == Op::LoadMatrix ? "ldmatrix" : "stmatrix"));
   if (s.space == Space::Const && s.op != Op::Load)
     throw InputError(fmt::format("--space const is read-only: --op {} is not possible", to_string(s.op)));
   if (s.space == Space::Texture && s.op != Op::Load)

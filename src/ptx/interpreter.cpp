@@ -96,6 +96,14 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       e.pc = pc + 1;
       if (exec) cp_async(c, w, f, pc, in, exec);
       return;
+    case Opcode::Ldmatrix: case Opcode::Stmatrix:
+      e.pc = pc + 1;
+      matrix_move(c, w, f, pc, in, exec);
+      return;
+    case Opcode::Mma:
+      e.pc = pc + 1;
+      mma(w, f, in, exec);
+      return;
     case Opcode::Unsupported:
       fault(w, in, std::countr_zero(mask), "not supported by the interpreter");
     default:

@@ -65,7 +65,7 @@ enum class Opcode : std::uint8_t {
   Mov, Ld, St, Cvta, CvtaTo, Cvt, Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not,
   Cnot, Shl, Shr, Setp, Selp, Slct, Bra, Ret, Exit, Bar, BarWarp, Nop, Atom, Red, Shfl, Vote, Activemask, Fma, Rcp,
   Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Copysign, Testp, Call, Sad,
-  Isspacep, Trap, Dp4a, CpAsync, Redux, Match,
+  Isspacep, Trap, Dp4a, CpAsync, Redux, Match, Ldmatrix, Stmatrix, Mma,
 };
 
 enum class SpecialReg : std::uint8_t {
@@ -118,7 +118,12 @@ struct Instruction {
   bool ftz = false, sat = false, approx = false, uniform = false, shift_clamp = false, shift_left = false;
   bool pair_dest = false;      // setp/shfl writing d|p
   bool result_unused = false;  // atom whose result no instruction reads: the SASS is a reduction (RED)
-  std::uint8_t vec = 1;        // ld/st/atom: 1, 2, 4 or 8 elements
+  bool trans = false;          // ldmatrix/stmatrix .trans
+  // mma.sync: shape M x N x K; type: D (= C), type2: A, type3: B; tf32: A and B are .tf32 (type2/3 F32)
+  std::uint8_t mma_m = 0, mma_n = 0, mma_k = 0;
+  Type type3 = Type::None;
+  bool tf32 = false, satfinite = false;
+  std::uint8_t vec = 1;        // ld/st/atom: 1, 2, 4 or 8 elements; ldmatrix/stmatrix: matrices (.x1 .x2 .x4)
   std::int32_t guard = -1;     // @%p: predicate register, -1 none
   bool guard_negated = false;
   std::uint32_t callee = 0;    // Call: function index
@@ -129,6 +134,17 @@ struct Instruction {
   std::string text;            // the opcode as written, for errors ("tex.2d.v4.f32.f32")
   std::vector<Operand> operands;  // destination(s) first, as PTX writes them
 };
+
+// mma.sync's fragments: registers per thread of D, A, B and C (PTX ISA 9.7.14.5.14, the figures of each
+// shape); A and B pack 2 (.f16, .bf16), 1 (.tf32) or 4 (.s8, .u8) elements in a 32-bit register.
+inline std::array<std::uint8_t, 4> mma_fragment_registers(const Instruction& in) {
+  if (in.type == Type::F64) return {2, 1, 1, 2};  // m8n8k4: one .f64 of A and of B, two of C and D
+  const unsigned per = in.tf32 ? 1u : type_bytes(in.type2) == 2 ? 2u : 4u;
+  const auto a = static_cast<std::uint8_t>(in.mma_m * in.mma_k / (32u * per));
+  const auto b = static_cast<std::uint8_t>(in.mma_k * in.mma_n / (32u * per));
+  const auto cd = static_cast<std::uint8_t>(in.mma_m * in.mma_n / (in.type == Type::F16 ? 64u : 32u));
+  return {cd, a, b, cd};
+}
 
 // A .global/.const/.shared/.local variable, or a function parameter.
 struct Variable {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -150,7 +151,8 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
 // How many of an instruction's leading operands it writes.
 int dest_count(const Instruction& in) {
   switch (in.op) {
-    case Opcode::St: case Opcode::Red: case Opcode::CpAsync: case Opcode::Bra: case Opcode::Ret: case Opcode::Exit: case Opcode::Nop:
+    case Opcode::St: case Opcode::Red: case Opcode::CpAsync: case Opcode::Stmatrix: case Opcode::Bra: case Opcode::Ret:
+    case Opcode::Exit: case Opcode::Nop:
     case Opcode::Trap: case Opcode::BarWarp: case Opcode::Call: case Opcode::Unsupported:
       return 0;
     case Opcode::Bar:
@@ -762,6 +764,14 @@ class Parser {
       }
       return;
     }
+    if (parts[0] == "ldmatrix" || parts[0] == "stmatrix") {
+      decode_matrix_move(in, parts);
+      return;
+    }
+    if (parts[0] == "mma") {
+      decode_mma(in, parts);
+      return;
+    }
     auto it = table.find(parts[0]);
     if (it == table.end()) {
       in.op = Opcode::Unsupported;
@@ -928,6 +938,72 @@ class Parser {
         !(in.op == Opcode::Match && in.type == Type::B64))
       unsupported = true;
     if (unsupported) in.op = Opcode::Unsupported;
+  }
+
+  // ldmatrix / stmatrix .sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 (PTX ISA 9.7.14.5.15-16);
+  // other shapes and element types (sm_100's m16n16 .b8 ...) stay unsupported.
+  static void decode_matrix_move(Instruction& in, const std::vector<std::string_view>& parts) {
+    in.op = parts[0] == "ldmatrix" ? Opcode::Ldmatrix : Opcode::Stmatrix;
+    in.space = StateSpace::Shared;
+    in.type = Type::B16;
+    bool shape = false, type = false, ok = true;
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+      const std::string_view x = parts[k];
+      if (x == "sync" || x == "aligned" || x == "shared" || x == "shared::cta") continue;
+      if (x == "m8n8") shape = true;
+      else if (x == "b16") type = true;
+      else if (x == "trans") in.trans = true;
+      else if (x == "x1" || x == "x2" || x == "x4") in.vec = static_cast<std::uint8_t>(x[1] - '0');
+      else ok = false;
+    }
+    if (!shape || !type || !ok) in.op = Opcode::Unsupported;
+  }
+
+  // mma.sync.aligned.SHAPE.row.col{.satfinite}.D.A.B.C (PTX ISA 9.7.14.5.14): the shapes and types of
+  // sm_80's tensor cores that nvcc's kernels use: m16n8k8 and m16n8k16 (.f16, .bf16 -> .f32 or .f16;
+  // .tf32 -> .f32 at k8), m16n8k16 and m16n8k32 (.s8/.u8 -> .s32), m8n8k4 (.f64). C has D's type.
+  static void decode_mma(Instruction& in, const std::vector<std::string_view>& parts) {
+    in.op = Opcode::Mma;
+    std::vector<Type> types;
+    bool row = false, col = false, ok = true;
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+      const std::string_view x = parts[k];
+      if (x == "sync" || x == "aligned") continue;
+      if (x == "row") row = true;
+      else if (x == "col") col = true;
+      else if (x == "satfinite") in.satfinite = true;
+      else if (x == "tf32") {
+        in.tf32 = true;
+        types.push_back(Type::F32);
+      } else if (auto t = parse_type(x)) {
+        types.push_back(*t);
+      } else if (x.size() >= 6 && x[0] == 'm') {
+        unsigned m = 0, n = 0, kk = 0;
+        if (std::sscanf(std::string(x).c_str(), "m%un%uk%u", &m, &n, &kk) != 3) ok = false;
+        in.mma_m = static_cast<std::uint8_t>(m);
+        in.mma_n = static_cast<std::uint8_t>(n);
+        in.mma_k = static_cast<std::uint8_t>(kk);
+      } else {
+        ok = false;
+      }
+    }
+    if (!row || !col || types.size() != 4 || types[3] != types[0]) ok = false;
+    if (ok) {
+      in.type = types[0];
+      in.type2 = types[1];
+      in.type3 = types[2];
+      const Type d = in.type, a = in.type2, b = in.type3;
+      const unsigned m = in.mma_m, n = in.mma_n, k = in.mma_k;
+      const bool halves = (a == Type::F16 && b == Type::F16 && (d == Type::F32 || d == Type::F16)) ||
+                          (a == Type::BF16 && b == Type::BF16 && d == Type::F32);
+      const bool bytes = (a == Type::S8 || a == Type::U8) && (b == Type::S8 || b == Type::U8) && d == Type::S32;
+      if (in.tf32) ok = in.tf32 && a == Type::F32 && b == Type::F32 && d == Type::F32 && m == 16 && n == 8 && k == 8;
+      else if (halves) ok = m == 16 && n == 8 && (k == 8 || k == 16);
+      else if (bytes) ok = m == 16 && n == 8 && (k == 16 || k == 32);
+      else ok = a == Type::F64 && b == Type::F64 && d == Type::F64 && m == 8 && n == 8 && k == 4;
+      if (in.satfinite && !bytes) ok = false;
+    }
+    if (!ok) in.op = Opcode::Unsupported;
   }
 
   Operand operand(Function& f, Instruction& in) {
@@ -1151,6 +1227,24 @@ class Parser {
           fail_at(path_, in.ptx_line, fmt::format("'{}': the copy size must be 4, 8 or 16", in.text));
         break;
       case Opcode::Lop3: need(5); break;
+      case Opcode::Ldmatrix: case Opcode::Stmatrix: {
+        need(2);
+        const Operand& addr = in.operands[in.op == Opcode::Ldmatrix ? 1 : 0];
+        const Operand& regs = in.operands[in.op == Opcode::Ldmatrix ? 0 : 1];
+        if (addr.kind != OperandKind::Address)
+          fail_at(path_, in.ptx_line, fmt::format("'{}': expected an address [..] for the rows", in.text));
+        if (regs.kind != OperandKind::Vector || regs.count != in.vec)
+          fail_at(path_, in.ptx_line, fmt::format("'{}': expected a vector of {} registers", in.text, in.vec));
+        break;
+      }
+      case Opcode::Mma: {
+        need(4);
+        const auto frag = mma_fragment_registers(in);
+        for (std::size_t k = 0; k < 4; ++k)
+          if (in.operands[k].kind != OperandKind::Vector || in.operands[k].count != frag[k])
+            fail_at(path_, in.ptx_line, fmt::format("'{}': operand {} must be a vector of {} registers", in.text, k + 1, frag[k]));
+        break;
+      }
       case Opcode::Shf: need(4); break;
       case Opcode::Setp: need(3); break;
       case Opcode::Shfl: need(5); break;

@@ -13,7 +13,11 @@
 //    maps 32-bit words but words i and i+32 of a 64-word segment share a row
 //    (seed000 G.4.3);
 //  - 1.x: 16 banks per half-warp, one broadcast word per pass, wider accesses
-//    split into 32-bit ones (PG 1.x G.3.3; seed002 8.1.4 on 8/16-bit reads).
+//    split into 32-bit ones (PG 1.x G.3.3; seed002 8.1.4 on 8/16-bit reads);
+//  - ldmatrix / stmatrix (LDSM / STSM): each 8x8 matrix is served alone, its 8
+//    rows of 16 B as one group; no merging across matrices, even of one address
+//    (x4 with every lane on one row: 4 wavefronts), and one wavefront per matrix
+//    is ideal (validation/h100/matrix_probe: 90 launches, every row pattern).
 #include <algorithm>
 #include <bit>
 
@@ -69,7 +73,20 @@ void shared_banks(const WarpAccess& a, const ArchSpec& arch, const RulesOptions&
   c.applies |= InstructionCounts::kWavefronts;
 
   std::uint32_t wavefronts = 0, ideal = 0;
-  if (arch.shared_broadcast == Broadcast::SingleWord) {
+  if (is_matrix(a.op)) {
+    const unsigned width = static_cast<unsigned>(options.bank_width > 0 ? options.bank_width : arch.bank_width);
+    const BankGeometry geometry(width, width * banks, banks);
+    for (int first = 0; first < kWarpSize; first += 8) {
+      if (a.active.slice(first, 8).none()) continue;
+      if (arch.shared_broadcast == Broadcast::SingleWord) {  // no ldmatrix before 7.5: the 1.x banks, as a what-if
+        for (unsigned p = 0; p < 4; ++p) wavefronts += tesla_passes(a, first, 8, p * 4u, 4u, banks);
+        ideal += 4;
+      } else {
+        wavefronts += bank_passes(a, first, 8, geometry);
+        ++ideal;
+      }
+    }
+  } else if (arch.shared_broadcast == Broadcast::SingleWord) {
     const bool split = arch.shared_split_wide && a.size > 4;
     const unsigned piece = split ? 4u : a.size;
     const unsigned pieces = split ? a.size / 4u : 1u;

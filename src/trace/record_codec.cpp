@@ -40,8 +40,11 @@ namespace {
 // Records reach the encoder through check_record(): sizes are powers of two up to 16.
 std::uint8_t type_byte_a(const WarpAccess& r) {
   const auto size_log2 = static_cast<unsigned>(std::countr_zero(unsigned{r.size}));
-  return static_cast<std::uint8_t>(static_cast<unsigned>(r.space) | static_cast<unsigned>(r.op) << 3 |
-                                   size_log2 << 5);
+  const Op op = r.op == Op::LoadMatrix ? Op::Load : r.op == Op::StoreMatrix ? Op::Store : r.op;
+  return static_cast<std::uint8_t>(static_cast<unsigned>(r.space) | static_cast<unsigned>(op) << 3 | size_log2 << 5);
+}
+std::uint8_t type_byte_b(const WarpAccess& r) {
+  return static_cast<std::uint8_t>(static_cast<unsigned>(r.cache) | (is_matrix(r.op) ? kTypeMatrix : 0u));
 }
 
 }  // namespace
@@ -49,7 +52,7 @@ std::uint8_t type_byte_a(const WarpAccess& r) {
 std::uint8_t* RecordEncoder::encode(const WarpAccess& r, std::uint8_t* out) {
   CodecState& s = state_;
   const std::uint8_t a = type_byte_a(r);
-  const auto b = static_cast<std::uint8_t>(r.cache);
+  const std::uint8_t b = type_byte_b(r);
   std::uint8_t* tag = out++;
   unsigned bits = 0;
   if (r.kernel != s.kernel) {
@@ -154,8 +157,15 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   if (tag & kTagType) {
     if (end_ - p_ < 2) return fail("the chunk data ends inside a record");
     const std::uint8_t a = p_[0], b = p_[1];
-    if ((a & 7u) > static_cast<unsigned>(Space::Texture) || (a >> 5) > 4 || b > static_cast<unsigned>(CacheOp::Wt))
+    if ((a & 7u) > static_cast<unsigned>(Space::Texture) || (a >> 5) > 4 ||
+        (b & ~kTypeMatrix) > static_cast<unsigned>(CacheOp::Wt))
       return fail("bad space, size or cache operator code");
+    // ldmatrix / stmatrix: shared ld / st of 16 bytes with the default cache operator.
+    if ((b & kTypeMatrix) != 0) {
+      constexpr unsigned kSharedLd16 = static_cast<unsigned>(Space::Shared) | 4u << 5, kSharedSt16 = kSharedLd16 | 1u << 3;
+      if ((a != kSharedLd16 && a != kSharedSt16) || b != kTypeMatrix)
+        return fail("a matrix (ldsm/stsm) record that is not a 16-byte shared load or store");
+    }
     s.type_a = a;
     s.type_b = b;
     p_ += 2;
@@ -176,8 +186,9 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   r.sm = s.sm;
   r.space = static_cast<Space>(s.type_a & 7u);
   r.op = static_cast<Op>((s.type_a >> 3) & 3u);
+  if (s.type_b & kTypeMatrix) r.op = r.op == Op::Load ? Op::LoadMatrix : Op::StoreMatrix;
   r.size = static_cast<std::uint8_t>(1u << (s.type_a >> 5));
-  r.cache = static_cast<CacheOp>(s.type_b);
+  r.cache = static_cast<CacheOp>(s.type_b & ~kTypeMatrix);
   const std::uint32_t m = s.mask;
   r.mask = m;
   r.stride = 0;

@@ -253,6 +253,9 @@ class TextReader final : public TraceSource {
     if (positional < 3)
       lex_.fail(lex_.line().size() + 1, "a record needs its space, op and size (e.g. 'global ld 4'), then an "
                                         "optional cache operator");
+    if (is_matrix(r.op) && (r.space != Space::Shared || r.size != 16 || r.cache != CacheOp::Default))
+      lex_.fail(t[0].column, fmt::format("a {} record is a 16-byte shared access with the default cache operator "
+                                         "(e.g. 'shared {} 16')", to_string(r.op), to_string(r.op)));
     if (r.kernel >= kernels_.size())
       lex_.fail(t[0].column, fmt::format("record of kernel {}, but only {} kernel lines come before it", r.kernel,
                                          kernels_.size()));
@@ -287,7 +290,7 @@ class TextReader final : public TraceSource {
       }
       case 1: {
         const auto o = parse_op(t.value);
-        if (!o) lex_.fail(t.column, fmt::format("expected an operation (ld, st, atom, red), found {}", shown(t.value)));
+        if (!o) lex_.fail(t.column, fmt::format("expected an operation (ld, st, atom, red, ldsm, stsm), found {}", shown(t.value)));
         r.op = *o;
         return;
       }

@@ -4,6 +4,8 @@
 // atomics, calls, local and generic addressing, and the kernel faults it reports.
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include "ptx/ptx_error.hpp"
 #include "ptx_test_support.hpp"
 
@@ -505,7 +507,8 @@ TEST(PtxInterpreter, FaultsNameTheLineTheCtaAndTheThread) {
 }
 
 TEST(PtxInterpreter, UnsupportedInstructionsAreRefusedAtLaunchNotAtParse) {
-  const std::string text = ptx_module(kernel("texture", "  ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [%r1];") +
+  // ldmatrix of sm_100's 16x16 8-bit matrices: not run (the m8n8 .b16 forms are).
+  const std::string text = ptx_module(kernel("texture", "  ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r2, %r3}, [%r1];") +
                                       kernel("plain", "  st.global.u32 [%rd2], %r1;"));
   PtxRun run(text);  // parses
   const std::uint64_t out = run.buffer("out", 128);
@@ -514,7 +517,91 @@ TEST(PtxInterpreter, UnsupportedInstructionsAreRefusedAtLaunchNotAtParse) {
     run.launch("texture", {1, 1, 1}, {32, 1, 1}, {out});
     FAIL() << "ran";
   } catch (const ptx::PtxError& e) {
-    EXPECT_NE(std::string(e.what()).find("line 16: 'ldmatrix.sync.aligned.m8n8.x1.shared.b16'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("line 16: 'ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8'"), std::string::npos) << e.what();
+  }
+}
+
+// ldmatrix (PTX ISA 9.7.14.5.15): lane r of the first 8 gives the address of row r of an 8x8 matrix of
+// 16-bit elements; thread t receives elements (t / 4, 2 (t % 4)) and (t / 4, 2 (t % 4) + 1), with .trans
+// elements (2 (t % 4), t / 4) and (2 (t % 4) + 1, t / 4). Element h of the tile below holds h.
+TEST(PtxInterpreter, LdmatrixGivesEachThreadItsPairOfElements) {
+  PtxRun run(ptx_module(".shared .align 16 .b8 tile[128];\n" + kernel("ldsm", R"(
+  mul.lo.u32 %r2, %r1, 2;
+  add.u32 %r3, %r2, 1;
+  shl.b32 %r3, %r3, 16;
+  or.b32 %r2, %r2, %r3;
+  mov.u32 %r4, tile;
+  shl.b32 %r5, %r1, 2;
+  add.u32 %r6, %r4, %r5;
+  st.shared.u32 [%r6], %r2;
+  bar.sync 0;
+  and.b32 %r7, %r1, 7;
+  shl.b32 %r7, %r7, 4;
+  add.u32 %r8, %r4, %r7;
+  ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r9}, [%r8];
+  ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r10}, [%r8];
+  st.global.u32 [%rd2], %r9;
+  st.global.u32 [%rd2+128], %r10;)")));
+  const std::uint64_t out = run.buffer("out", 256);
+  const auto rec = run.launch("ldsm", {1, 1, 1}, {32, 1, 1}, {out});
+  for (std::uint32_t t = 0; t < 32; ++t) {
+    const std::uint32_t h = (t / 4) * 8 + 2 * (t % 4);
+    EXPECT_EQ(run.read<std::uint32_t>("out", t), h | (h + 1) << 16) << t;
+    const std::uint32_t lo = 2 * (t % 4) * 8 + t / 4, hi = (2 * (t % 4) + 1) * 8 + t / 4;
+    EXPECT_EQ(run.read<std::uint32_t>("out", 32 + t), lo | hi << 16) << t;
+  }
+  // Records: the store of the tile, then each ldmatrix with the 8 row lanes, 16 bytes each.
+  ASSERT_EQ(rec.size(), 5u);
+  for (int i : {1, 2}) {
+    EXPECT_EQ(rec[static_cast<std::size_t>(i)].op, Op::LoadMatrix);
+    EXPECT_EQ(rec[static_cast<std::size_t>(i)].space, Space::Shared);
+    EXPECT_EQ(rec[static_cast<std::size_t>(i)].size, 16);
+    EXPECT_EQ(rec[static_cast<std::size_t>(i)].active.bits(), 0xffu);
+    EXPECT_EQ(rec[static_cast<std::size_t>(i)].addr[7], rec[0].addr[0] + 7 * 16);
+  }
+  // Half a warp cannot run it (.sync.aligned): one error naming the instruction.
+  try {
+    run.launch("ldsm", {1, 1, 1}, {16, 1, 1}, {out});
+    FAIL() << "ran";
+  } catch (const ptx::PtxError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs all 32 lanes of the warp"), std::string::npos) << e.what();
+  }
+}
+
+// mma.sync m16n8k8 .f32.f16.f16.f32 (PTX ISA 9.7.14.5.14): with B the identity, D = A + C, and the D
+// fragment of thread t (rows t / 4 and t / 4 + 8, columns 2 (t % 4) and 2 (t % 4) + 1) holds the same
+// places as its own A registers: a0's two halves, then a1's.
+TEST(PtxInterpreter, MmaWithAnIdentityReturnsEachThreadsOwnA) {
+  PtxRun run(ptx_module(kernel("mma", R"(
+  ld.global.u32 %r2, [%rd2];
+  ld.global.u32 %r3, [%rd2+128];
+  ld.global.u32 %r4, [%rd2+256];
+  mov.f32 %f1, 0f3F000000;
+  mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f2, %f3, %f4, %f5}, {%r2, %r3}, {%r4}, {%f1, %f1, %f1, %f1};
+  mul.wide.u32 %rd4, %r1, 16;
+  add.s64 %rd5, %rd1, %rd4;
+  st.global.v4.f32 [%rd5+512], {%f2, %f3, %f4, %f5};)", "  .reg .f32 %f<8>;\n")));
+  run.buffer("out", 1024);
+  auto f16 = [](int v) {  // small integers in IEEE half precision
+    if (v == 0) return std::uint32_t{0};
+    const std::uint32_t sign = v < 0 ? 0x8000u : 0u, m = static_cast<std::uint32_t>(v < 0 ? -v : v);
+    const int e = 31 - std::countl_zero(m);
+    return sign | static_cast<std::uint32_t>(e + 15) << 10 | ((m << (10 - e)) & 0x3ffu);
+  };
+  for (std::uint32_t t = 0; t < 32; ++t) {
+    const int v = static_cast<int>(2 * t + 1);
+    run.write<std::uint32_t>("out", t, f16(v) | f16(v + 1) << 16);           // a0: row t/4
+    run.write<std::uint32_t>("out", 32 + t, f16(-v) | f16(-v - 1) << 16);    // a1: row t/4 + 8
+    const std::uint32_t g = t / 4, q = t % 4;                                 // b0: (k = 2q + j, n = g)
+    run.write<std::uint32_t>("out", 64 + t, (2 * q == g ? f16(1) : 0u) | (2 * q + 1 == g ? f16(1) : 0u) << 16);
+  }
+  run.launch("mma", {1, 1, 1}, {32, 1, 1}, {run.state->memory.allocation("out")->base});
+  for (std::uint32_t t = 0; t < 32; ++t) {
+    const float v = static_cast<float>(2 * t + 1);
+    EXPECT_EQ(run.read<float>("out", 128 + 4 * t), v + 0.5f) << t;
+    EXPECT_EQ(run.read<float>("out", 128 + 4 * t + 1), v + 1.5f) << t;
+    EXPECT_EQ(run.read<float>("out", 128 + 4 * t + 2), -v + 0.5f) << t;
+    EXPECT_EQ(run.read<float>("out", 128 + 4 * t + 3), -v - 0.5f) << t;
   }
 }
 

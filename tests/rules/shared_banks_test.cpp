@@ -130,5 +130,34 @@ TEST(Pg1xShared, OnlyOneWordIsBroadcastPerPass) {
   EXPECT_EQ(run("sm_20", kLds, pairs).wavefronts, 1u);
 }
 
+// ldmatrix / stmatrix (LDSM / STSM): lanes 8m..8m+7 give the 16-byte rows of matrix m; each matrix is one
+// group of 8 rows, served alone, one wavefront when its rows cover distinct banks or are one row. Measured
+// on the H100 (validation/h100/matrix_probe, 90 launches; tests/validation/h100_matrix_probe_test.cpp);
+// the per-instruction counts below are that table's divided by its 1,024 instructions.
+TEST(MatrixShared, EachMatrixIsOneGroupOfEightRows) {
+  const Access x4{Space::Shared, Op::LoadMatrix, 16, CacheOp::Default, 0xffffffffu};
+  const Access x1{Space::Shared, Op::LoadMatrix, 16, CacheOp::Default, 0xffu};
+  const Access st2{Space::Shared, Op::StoreMatrix, 16, CacheOp::Default, 0xffffu};
+  auto rows = [](unsigned stride) { return [stride](int l) { return stride * static_cast<unsigned>(l); }; };
+  for (const char* name : {"sm_75", "sm_80", "sm_90"}) {
+    // contiguous rows: a matrix is one 128 B row of the banks
+    EXPECT_EQ(run(name, x4, rows(16)).wavefronts, 4u) << name;
+    EXPECT_EQ(run(name, x4, rows(16)).ideal_wavefronts, 4u) << name;
+    // rows 128 B apart all sit on banks 0-3: 8 wavefronts a matrix
+    EXPECT_EQ(run(name, x4, rows(128)).wavefronts, 32u) << name;
+    EXPECT_EQ(run(name, x4, rows(128)).bank_conflicts, 28u) << name;
+    // padded rows (144 B) and an XOR swizzle of 16-byte chunks are conflict-free
+    EXPECT_EQ(run(name, x4, rows(144)).wavefronts, 4u) << name;
+    EXPECT_EQ(run(name, x4, [](int l) { return 128u * (l & 7u) + 16u * (((l >> 3) ^ l) & 7u); }).wavefronts, 4u) << name;
+    // 64 B apart: two rows per bank group, 4-way; 32 B apart: 2-way
+    EXPECT_EQ(run(name, x1, rows(64)).wavefronts, 4u) << name;
+    EXPECT_EQ(run(name, st2, rows(32)).wavefronts, 4u) << name;
+    // one row for every lane: still a wavefront per matrix (no merging across matrices)
+    EXPECT_EQ(run(name, x4, [](int) { return 0u; }).wavefronts, 4u) << name;
+    // lanes in pairs on one row: 4 distinct rows of one 64 B stretch, conflict-free
+    EXPECT_EQ(run(name, x4, [](int l) { return 16u * static_cast<unsigned>(l / 2); }).wavefronts, 4u) << name;
+  }
+}
+
 }  // namespace
 }  // namespace warpscope::test

@@ -157,6 +157,10 @@ TEST(TextTrace, ErrorsNameLineAndColumn) {
       {"wstrace 1\nkernel 0\nloc k=1 pc=0 file=a line=1\n", "t.txt:3:7: this loc line follows kernel 0"},
       {"wstrace 1\nkernel 0\nrec glob ld 4 addr=0\n",
        "t.txt:3:5: expected an address space (global, local, shared, const, texture), found glob"},
+      {"wstrace 1\nkernel 0\nrec global ldsm 16 addr=0\n",
+       "t.txt:3:1: a ldsm record is a 16-byte shared access with the default cache operator (e.g. 'shared ldsm 16')"},
+      {"wstrace 1\nkernel 0\nrec shared stsm 4 addr=0\n",
+       "t.txt:3:1: a stsm record is a 16-byte shared access with the default cache operator (e.g. 'shared stsm 16')"},
       {"wstrace 1\nkernel 0\nrec global load 3 addr=0\n", "t.txt:3:17: expected a size of 1, 2, 4, 8 or 16 bytes, "
                                                          "found 3"},
       {"wstrace 1\nkernel 0\nrec global ld 4 cg extra addr=0\n",

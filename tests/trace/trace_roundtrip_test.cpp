@@ -182,6 +182,26 @@ TEST_P(TraceRoundTrip, RecordsBetweenKernels) {
 INSTANTIATE_TEST_SUITE_P(Formats, TraceRoundTrip, ::testing::Values(TraceFormat::Native, TraceFormat::Text),
                          [](const auto& p) { return std::string(to_string(p.param)); });
 
+// ldmatrix / stmatrix records: shared, 16 bytes, the row lanes of 1, 2 or 4 matrices.
+TEST_P(TraceRoundTrip, MatrixRecords) {
+  const auto path = scratch_dir() / (std::string("matrix.") + (GetParam() == TraceFormat::Text ? "txt" : "wst"));
+  std::vector<WarpAccess> records;
+  for (Op o : {Op::LoadMatrix, Op::StoreMatrix})
+    for (std::uint32_t mask : {0xffu, 0xffffu, 0xffffffffu}) {
+      WarpAccess r = record(0, 0x40 * records.size(), mask, [](int l) { return 0x400u + 144u * static_cast<unsigned>(l); });
+      r.space = Space::Shared;
+      r.op = o;
+      r.size = 16;
+      records.push_back(r);
+      WarpAccess plain = r;  // a plain LDS.128 between them keeps its op
+      plain.op = o == Op::LoadMatrix ? Op::Load : Op::Store;
+      records.push_back(plain);
+    }
+  const std::vector<KernelInfo> kernels(1);
+  write_all(path, GetParam(), kernels, records);
+  expect_same(read_all(path), kernels, records);
+}
+
 TEST(NativeTrace, ManySmallChunks) {
   const auto path = scratch_dir() / "many_chunks.wst";
   const auto kernels = three_kernels();
@@ -215,6 +235,15 @@ TEST(NativeTrace, SizeLimitsAndBadRecordsAreRefusedByTheWriter) {
   r.size = 4;
   r.space = static_cast<Space>(9);
   EXPECT_THROW(sink->write(r), Error);
+  r.space = Space::Global;  // ldmatrix / stmatrix are 16-byte shared accesses
+  r.op = Op::LoadMatrix;
+  EXPECT_THROW(sink->write(r), Error);
+  r.space = Space::Shared;
+  EXPECT_THROW(sink->write(r), Error);
+  r.size = 16;
+  r.cache = CacheOp::Cg;
+  EXPECT_THROW(sink->write(r), Error);
+  r.op = Op::Load;
   KernelInfo big;
   big.name.assign((1u << 20) + 1, 'x');
   EXPECT_THROW(sink->begin_kernel(big), Error);
