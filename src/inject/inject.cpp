@@ -329,6 +329,8 @@ void on_module_loaded(const Sanitizer_ResourceModuleData* md) {
         "sanitizerPatchInstructions(shared)");
   check(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_LOCAL_MEMORY_ACCESS, md->module, "ws_local"),
         "sanitizerPatchInstructions(local)");
+  check(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MATRIX_MEMORY_ACCESS, md->module, "ws_matrix"),
+        "sanitizerPatchInstructions(matrix)");
   check(sanitizerPatchModule(md->module), "sanitizerPatchModule");
   MessageWriter m(MessageType::Module);
   m.put_u64(reinterpret_cast<std::uint64_t>(md->module));

@@ -1,5 +1,5 @@
 // Device half of the GPU tracer: Compute Sanitizer patch functions, called in
-// every active thread before each global, shared and local memory instruction
+// every active thread before each global, shared and local memory instruction and ldmatrix / stmatrix
 // (compiled with nvcc --fatbin --compile-as-tools-patch). The lanes of a warp
 // that execute the same instruction build one record together: the leader
 // claims a ring slot, the others add their addresses, and a warp whose
@@ -110,6 +110,15 @@ extern "C" __device__ __noinline__ SanitizerPatchResult ws_global(void* userdata
 extern "C" __device__ __noinline__ SanitizerPatchResult ws_shared(void* userdata, uint64_t pc, void* ptr,
                                                                    uint32_t size, uint32_t flags, const void*) {
   record(userdata, pc, reinterpret_cast<uint64_t>(ptr), size, flags, 4);
+  return SANITIZER_PATCH_SUCCESS;
+}
+
+// ldmatrix / stmatrix: every lane reports its row's shared offset, but only lanes 8m..8m+7 of the
+// `count` matrices give rows; the others stay out of the record.
+extern "C" __device__ __noinline__ SanitizerPatchResult ws_matrix(void* userdata, uint64_t pc, uint32_t address,
+                                                                   uint32_t size, uint32_t flags, uint32_t count,
+                                                                   const void*) {
+  if (lane_id() < 8 * count) record(userdata, pc, address, size, flags, 19);
   return SANITIZER_PATCH_SUCCESS;
 }
 

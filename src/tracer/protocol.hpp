@@ -39,6 +39,9 @@ enum class RecordSpace : std::uint8_t { Global = 3, Shared = 4, Local = 5 };
 // Access flags as the Sanitizer API reports them (SANITIZER_MEMORY_DEVICE_FLAG_*,
 // CUDA 13.0 headers): loads 0x1, stores 0x2, atomics 0x3, system-scope atomics 0x7.
 inline constexpr std::uint8_t kFlagRead = 0x1, kFlagWrite = 0x2, kFlagAtomSys = 0x4;
+// A record's space: 3 global, 4 shared, 5 local, and the rows of an ldmatrix / stmatrix (shared offsets of
+// the row lanes only; SANITIZER_INSTRUCTION_MATRIX_MEMORY_ACCESS).
+inline constexpr std::uint8_t kSpaceMatrix = 19;
 
 // Lane addresses of a record: either base + rank * stride for the active lanes
 // in lane order (rank = index among active lanes), or one u64 per active lane.

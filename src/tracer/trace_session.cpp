@@ -211,7 +211,8 @@ void TraceSession::on_records(std::string_view payload) {
     LaunchStats& stats = launches_[it->second.stats];
     if (!stats.kernel)
       throw InputError(fmt::format("tracer stream byte {}: record of launch {}, which is not traced", offset_, h.launch));
-    if (h.space < 3 || h.space > 5 || h.mask == 0 || h.form > 1)
+    const bool matrix = h.space == kSpaceMatrix;  // ldmatrix / stmatrix rows (shared offsets)
+    if (((h.space < 3 || h.space > 5) && !matrix) || h.mask == 0 || h.form > 1)
       throw InputError(fmt::format("tracer stream byte {}: malformed record (space {}, mask {:#x}, form {})", offset_,
                                    h.space, h.mask, h.form));
     rec.kernel = *stats.kernel;
@@ -219,7 +220,7 @@ void TraceSession::on_records(std::string_view payload) {
     rec.warp = h.warp;
     rec.sm = static_cast<std::int16_t>(h.sm);
     rec.pc = h.pc - it->second.function_pc;
-    rec.space = h.space == 3 ? Space::Global : h.space == 4 ? Space::Shared : Space::Local;
+    rec.space = h.space == 3 ? Space::Global : h.space == 5 ? Space::Local : Space::Shared;
     rec.active = LaneMask{h.mask};
     rec.addr.fill(0);
     if (h.form == static_cast<std::uint8_t>(AddressForm::Strided)) {
@@ -238,7 +239,14 @@ void TraceSession::on_records(std::string_view payload) {
     }
     rec.size = h.size;
     const SassInstruction* ins = it->second.sass ? it->second.sass->at(rec.pc) : nullptr;
-    if (ins) {
+    if (matrix) {
+      if (h.size != 16)
+        throw InputError(fmt::format("tracer stream byte {}: a matrix record of {} bytes a lane (ldmatrix rows are 16)",
+                                     offset_, h.size));
+      rec.op = (h.flags & kFlagWrite) ? Op::StoreMatrix : Op::LoadMatrix;
+      rec.cache = CacheOp::Default;
+      rec.atomic_op = AtomicOp::Unknown;
+    } else if (ins) {
       rec.op = ins->op;
       rec.cache = ins->cache;
       rec.atomic_op = ins->atomic_op;  // also in the kernel's table, which the trace stores

@@ -137,6 +137,35 @@ TEST_F(TraceSessionTest, RecordsBecomeWarpAccessesWithSassCacheOperators) {
   EXPECT_TRUE(warnings.empty());
 }
 
+// ldmatrix / stmatrix: the patch sends the row lanes only (space 19), 16 bytes each, shared offsets;
+// whatever the listing says at that PC, they become ldsm / stsm records.
+TEST_F(TraceSessionTest, MatrixRowsBecomeLdsmAndStsmRecords) {
+  StreamBuilder b;
+  b.hello().device().module(kModule, read_data("cacheops_sm_90.cubin")).launch(0, kModule, kFunctionPc, kKernel);
+  StreamBuilder::Rec ldsm;  // .x2: lanes 0-15, rows 144 B apart
+  ldsm.pc = kFunctionPc + 0x100, ldsm.space = 19, ldsm.size = 16, ldsm.mask = 0xffff, ldsm.base = 0x400, ldsm.stride = 144;
+  StreamBuilder::Rec stsm;  // .x1: lanes 0-7, per lane
+  stsm.pc = kFunctionPc + 0x110, stsm.space = 19, stsm.size = 16, stsm.flags = kFlagWrite, stsm.mask = 0xff;
+  stsm.addrs = {0x0, 0x80, 0x100, 0x180, 0x200, 0x280, 0x300, 0x380};
+  b.records({ldsm, stsm}).launch_end(0, 2, 2).bye(2);
+  CommittedListing dis;
+  const Traced t = run(b.bytes, dis);
+  ASSERT_EQ(t.records.size(), 2u);
+  EXPECT_EQ(t.records[0].op, Op::LoadMatrix);
+  EXPECT_EQ(t.records[0].space, Space::Shared);
+  EXPECT_EQ(t.records[0].size, 16);
+  EXPECT_EQ(t.records[0].active, LaneMask(0xffff));
+  EXPECT_EQ(t.records[0].addr[15], 0x400u + 15 * 144);
+  EXPECT_EQ(t.records[1].op, Op::StoreMatrix);
+  EXPECT_EQ(t.records[1].addr[7], 0x380u);
+  // A matrix record of another size is a broken stream: one error.
+  StreamBuilder bad;
+  bad.hello().device().module(kModule, read_data("cacheops_sm_90.cubin")).launch(0, kModule, kFunctionPc, kKernel);
+  ldsm.size = 8;
+  bad.records({ldsm});
+  EXPECT_THROW(run(bad.bytes, dis), InputError);
+}
+
 TEST_F(TraceSessionTest, SplittingTheStreamAnywhereGivesTheSameTrace) {
   CommittedListing a, b;
   const auto stream = typical_stream().bytes;

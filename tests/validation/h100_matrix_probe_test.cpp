@@ -1,5 +1,6 @@
 // ldmatrix, stmatrix and mma.sync against the H100 (validation/kernels/matrix_probe, recorded with
-// validation/ptx_check.sh matrix_probe; docs/VALIDATION.md "ldmatrix, stmatrix and mma"):
+// validation/ptx_check.sh matrix_probe and traced with warpscope trace; docs/VALIDATION.md "ldmatrix,
+// stmatrix and mma"):
 //  - the model's counters: every LDSM/STSM wavefront and bank conflict of 90 launches (5 ldmatrix and 4
 //    stmatrix forms x 10 row patterns) and of a tiled tensor-core GEMM with and without padded rows;
 //  - the interpreter's values: the checksum of every thread's registers after each ldmatrix launch, of
@@ -30,15 +31,14 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-TEST(H100MatrixProbe, EveryMatrixCounterExact) {
-  ValidateOptions o;
-  o.ptx_dir = kRoot + "matrix_probe";
-  const ValidationReport r = validate_directory(kRoot + "h100/matrix_probe", db(), o);
+// The same checks on the records of the GPU tracer (validation/h100/matrix_probe/matrix_probe.wst: its
+// Sanitizer patch of ldmatrix/stmatrix sends the row lanes only) and of the PTX interpreter.
+void expect_matrix_counters_exact(const ValidationReport& r, const std::string& from) {
   const ValidationSummary s = summarize(r);
-  EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
-  ASSERT_EQ(r.kernels.size(), 109u);
-  EXPECT_EQ(s.exact, 3896u);
-  EXPECT_EQ(s.exact_matched, 3896u);
+  EXPECT_TRUE(s.passed()) << from << ": " << (s.failures.empty() ? "" : s.failures.front());
+  ASSERT_EQ(r.kernels.size(), 109u) << from;
+  EXPECT_EQ(s.exact, 3896u) << from;
+  EXPECT_EQ(s.exact_matched, 3896u) << from;
   std::size_t matrix_counters = 0, gemm_shared = 0;
   for (const auto& k : r.kernels)
     for (const auto& c : k.counters) {
@@ -47,27 +47,37 @@ TEST(H100MatrixProbe, EveryMatrixCounterExact) {
       // Bank conflicts are toleranced in tolerances.toml (other traffic can add some); here every one is exact.
       if (matrix || (shared && (k.name.rfind("ldsm", 0) == 0 || k.name.rfind("stsm", 0) == 0))) {
         ++matrix_counters;
-        EXPECT_EQ(c.model, c.hardware) << k.label << " " << c.counter;
+        EXPECT_EQ(c.model, c.hardware) << from << " " << k.label << " " << c.counter;
       }
       if (k.name == "hgemm_tiles" && shared) {
         ++gemm_shared;
-        EXPECT_EQ(c.model, c.hardware) << k.label << " " << c.counter;
+        EXPECT_EQ(c.model, c.hardware) << from << " " << k.label << " " << c.counter;
       }
-      // No stale known entry: each one is still a mismatch (or within its launch's tolerance by chance).
+      // No stale known entry: each one is still a mismatch.
       if (c.unit == ErrorUnit::Count && c.verdict == Verdict::Known) {
-        EXPECT_NE(c.model, c.hardware) << k.label << " " << c.counter;
+        EXPECT_NE(c.model, c.hardware) << from << " " << k.label << " " << c.counter;
       }
     }
   // 90 launches x (wavefronts and conflicts of op_ld and op_st, the matrix op's instructions, own wavefronts
   // and conflicts) ...
-  EXPECT_GE(matrix_counters, 90u * 6u);
-  EXPECT_GE(gemm_shared, 8u);
+  EXPECT_GE(matrix_counters, 90u * 6u) << from;
+  EXPECT_GE(gemm_shared, 8u) << from;
   // ... among them the unpadded GEMM's 4-way conflicts (rows of 64 B) against none padded (80 B).
   for (const auto& k : r.kernels)
     for (const auto& c : k.counters)
       if (k.name == "hgemm_tiles" && c.counter == "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum") {
         EXPECT_EQ(c.hardware, k.label == "hgemm_tiles#1" ? 6144.0 : 0.0) << k.label;
       }
+}
+
+TEST(H100MatrixProbe, EveryMatrixCounterExactFromTheGpuTrace) {
+  expect_matrix_counters_exact(validate_directory(kRoot + "h100/matrix_probe", db()), "trace");
+}
+
+TEST(H100MatrixProbe, EveryMatrixCounterExactFromPtx) {
+  ValidateOptions o;
+  o.ptx_dir = kRoot + "matrix_probe";
+  expect_matrix_counters_exact(validate_directory(kRoot + "h100/matrix_probe", db(), o), "PTX");
 }
 
 // FNV-1a 64, as matrix_probe.cu's main() prints it.
