@@ -38,7 +38,7 @@ WarpAccess build_pattern(const PatternSpec& s) {
     throw InputError(fmt::format("--size {}: must be 1, 2, 4, 8 or 16 bytes", s.size));
   // ldmatrix / stmatrix: lanes 8m..8m+7 give the 16-byte rows of matrix m (types.hpp).
   if (is_matrix(s.op) && (s.space != Space::Shared || s.size != 16))
-    throw InputError(fmt::format("--op {} ({}) reads rows of 16 bytes from shared memory: it needs --space shared "
+    throw InputError(fmt::format("--op {} ({}) moves rows of 16 bytes of shared memory: it needs --space shared "
                                  "--size 16",
                                  to_string(s.op), s.op == Op::LoadMatrix ? "ldmatrix" : "stmatrix"));
   if (s.space == Space::Const && s.op != Op::Load)

@@ -101,6 +101,16 @@ TEST(CliPattern, SharedJsonHasWavefrontsAndConflicts) {
   EXPECT_FALSE(res.contains("sectors"));
 }
 
+// ldmatrix x2 with rows 128 B apart: each matrix's 8 rows on banks 0-3, 8 wavefronts a matrix
+// (validation/h100/matrix_probe; rules/shared_banks.cpp).
+TEST(CliPattern, LdmatrixRowsServedPerMatrix) {
+  auto r = run_cli("pattern --arch sm_90 --space shared --size 16 --op ldsm --mask ffff --index 'lane*8' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto res = nlohmann::json::parse(r.out)["results"][0];
+  EXPECT_EQ(res["wavefronts"], 16);
+  EXPECT_EQ(res["bank_conflicts"], 14);
+}
+
 TEST(CliPattern, TextTableSideBySide) {
   auto r = run_cli("pattern --arch sm_13,sm_20,sm_35,sm_90 --index 'lane+1'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -171,6 +181,7 @@ TEST(CliPattern, BadInputIsOneLineAndExitTwo) {
       "pattern --bank-width 6",    "pattern --bogus",           "pattern extra-positional",
       "arch",                      "frobnicate",                "",
       "pattern --index 'lane*0x7fffffffffffffff'",
+      "pattern --op ldsm --space global --size 16", "pattern --op stsm --space shared --size 4",
   };
   for (const char* args : bad) {
     auto r = run_cli(args);
