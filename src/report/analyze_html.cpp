@@ -42,6 +42,8 @@ constexpr ChartKey kChartKeys[] = {
     {"readonly_ld.hit_rate", "read-only / texture loads: hit rate"},
     {"shared_ld.wavefronts_per_request", "shared loads: wavefronts per instruction"},
     {"shared_st.wavefronts_per_request", "shared stores: wavefronts per instruction"},
+    {"ldsm.wavefronts_per_request", "ldmatrix: wavefronts per instruction (one per matrix ideal)"},
+    {"stsm.wavefronts_per_request", "stmatrix: wavefronts per instruction (one per matrix ideal)"},
     {"l2.read_hit_rate", "L2 read hit rate"},
     {"dram.read_bytes", "DRAM bytes read"},
     {"dram.write_bytes", "DRAM bytes written"},
@@ -97,6 +99,7 @@ std::string summary_table(const AnalyzeResult& r, std::size_t max_kernels, std::
       {"dram.write_bytes", "DRAM written"},
       {"shared_ld.bank_conflicts", "shared ld bank conflicts"},
       {"shared_st.bank_conflicts", "shared st bank conflicts"},
+      {"ldsm.bank_conflicts", "ldmatrix bank conflicts"},
   };
   std::string out = "<table>\n<tr><th class=\"l\">kernel</th><th class=\"l\">arch</th><th>records</th>";
   for (const auto& [key, label] : kColumns) out += fmt::format("<th title=\"{}\">{}</th>", key, html_escape(label));
