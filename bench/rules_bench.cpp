@@ -87,5 +87,8 @@ BENCHMARK_CAPTURE(run, sm90_global_cas_coalesced_4B, "sm_90", Shape::Coalesced, 
 BENCHMARK_CAPTURE(run, sm90_global_cas_scattered_4B, "sm_90", Shape::Scattered, Space::Global, 4, Op::Atomic, AtomicOp::Cas);
 BENCHMARK_CAPTURE(run, sm90_shared_atomic_add_8words_4B, "sm_90", Shape::EightWords, Space::Shared, 4, Op::Atomic, AtomicOp::Add);
 BENCHMARK_CAPTURE(run, sm90_shared_atomic_popc_8words_4B, "sm_90", Shape::EightWords, Space::Shared, 4, Op::Atomic, AtomicOp::PopcInc);
+// ldmatrix .x4: four matrices of 8 rows, each served alone.
+BENCHMARK_CAPTURE(run, sm90_ldmatrix_x4_coalesced_16B, "sm_90", Shape::Coalesced, Space::Shared, 16, Op::LoadMatrix);
+BENCHMARK_CAPTURE(run, sm90_ldmatrix_x4_scattered_16B, "sm_90", Shape::Scattered, Space::Shared, 16, Op::LoadMatrix);
 
 }  // namespace

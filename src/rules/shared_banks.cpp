@@ -19,6 +19,7 @@
 //    (x4 with every lane on one row: 4 wavefronts), and one wavefront per matrix
 //    is ideal (validation/h100/matrix_probe: 90 launches, every row pattern).
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #include "rules/bank_passes.hpp"
@@ -65,6 +66,28 @@ std::uint32_t tesla_passes(const WarpAccess& a, int first, int lanes, unsigned o
   return passes;
 }
 
+// One 8x8 matrix of ldmatrix/stmatrix on banks that span 128 B (7.5+: 32 x 4 B): its 16-byte rows
+// each cover one of the 8 bank quads, so it takes the most distinct rows any quad holds. The same count
+// as bank_passes(a, first, 8, ...) on those banks, without its sort (tests/rules/shared_banks_test.cpp).
+std::uint32_t matrix_passes(const WarpAccess& a, int first) {
+  std::array<std::uint64_t, 8> rows{};
+  std::array<std::uint8_t, 8> quad{};
+  std::array<std::uint8_t, 8> per_quad{};
+  unsigned n = 0, worst = 0;
+  for (int lane = first; lane < first + 8; ++lane) {
+    if (!a.active.test(lane)) continue;
+    const std::uint64_t row = lane_addr(a, lane) >> 4;
+    bool seen = false;
+    for (unsigned i = 0; i < n && !seen; ++i) seen = rows[i] == row;
+    if (seen) continue;  // lanes on one row: one access
+    rows[n] = row;
+    quad[n] = static_cast<std::uint8_t>(row & 7u);
+    worst = std::max<unsigned>(worst, ++per_quad[quad[n]]);
+    ++n;
+  }
+  return worst;
+}
+
 }  // namespace
 
 void shared_banks(const WarpAccess& a, const ArchSpec& arch, const RulesOptions& options, InstructionCounts& c) {
@@ -82,7 +105,7 @@ void shared_banks(const WarpAccess& a, const ArchSpec& arch, const RulesOptions&
         for (unsigned p = 0; p < 4; ++p) wavefronts += tesla_passes(a, first, 8, p * 4u, 4u, banks);
         ideal += 4;
       } else {
-        wavefronts += bank_passes(a, first, 8, geometry);
+        wavefronts += width * banks == 128 ? matrix_passes(a, first) : bank_passes(a, first, 8, geometry);
         ++ideal;
       }
     }
