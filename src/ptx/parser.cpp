@@ -940,17 +940,19 @@ class Parser {
     if (unsupported) in.op = Opcode::Unsupported;
   }
 
-  // ldmatrix / stmatrix .sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 (PTX ISA 9.7.14.5.15-16);
-  // other shapes and element types (sm_100's m16n16 .b8 ...) stay unsupported.
+  // ldmatrix / stmatrix .sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 (PTX ISA 9.7.14.5.15-16):
+  // without .shared the row addresses are generic ones, which must fall in the shared window. Other shapes
+  // and element types (sm_100's m16n16 .b8 ...) stay unsupported.
   static void decode_matrix_move(Instruction& in, const std::vector<std::string_view>& parts) {
     in.op = parts[0] == "ldmatrix" ? Opcode::Ldmatrix : Opcode::Stmatrix;
-    in.space = StateSpace::Shared;
+    in.space = StateSpace::Generic;
     in.type = Type::B16;
     bool shape = false, type = false, ok = true;
     for (std::size_t k = 1; k < parts.size(); ++k) {
       const std::string_view x = parts[k];
-      if (x == "sync" || x == "aligned" || x == "shared" || x == "shared::cta") continue;
-      if (x == "m8n8") shape = true;
+      if (x == "sync" || x == "aligned") continue;
+      if (x == "shared" || x == "shared::cta") in.space = StateSpace::Shared;
+      else if (x == "m8n8") shape = true;
       else if (x == "b16") type = true;
       else if (x == "trans") in.trans = true;
       else if (x == "x1" || x == "x2" || x == "x4") in.vec = static_cast<std::uint8_t>(x[1] - '0');

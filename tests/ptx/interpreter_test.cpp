@@ -523,7 +523,8 @@ TEST(PtxInterpreter, UnsupportedInstructionsAreRefusedAtLaunchNotAtParse) {
 
 // ldmatrix (PTX ISA 9.7.14.5.15): lane r of the first 8 gives the address of row r of an 8x8 matrix of
 // 16-bit elements; thread t receives elements (t / 4, 2 (t % 4)) and (t / 4, 2 (t % 4) + 1), with .trans
-// elements (2 (t % 4), t / 4) and (2 (t % 4) + 1, t / 4). Element h of the tile below holds h.
+// elements (2 (t % 4), t / 4) and (2 (t % 4) + 1, t / 4). Element h of the tile below holds h. The second
+// takes generic addresses (no .shared), which land in the shared window.
 TEST(PtxInterpreter, LdmatrixGivesEachThreadItsPairOfElements) {
   PtxRun run(ptx_module(".shared .align 16 .b8 tile[128];\n" + kernel("ldsm", R"(
   mul.lo.u32 %r2, %r1, 2;
@@ -539,7 +540,9 @@ TEST(PtxInterpreter, LdmatrixGivesEachThreadItsPairOfElements) {
   shl.b32 %r7, %r7, 4;
   add.u32 %r8, %r4, %r7;
   ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r9}, [%r8];
-  ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r10}, [%r8];
+  cvt.u64.u32 %rd6, %r8;
+  cvta.shared.u64 %rd7, %rd6;
+  ldmatrix.sync.aligned.m8n8.x1.trans.b16 {%r10}, [%rd7];
   st.global.u32 [%rd2], %r9;
   st.global.u32 [%rd2+128], %r10;)")));
   const std::uint64_t out = run.buffer("out", 256);
