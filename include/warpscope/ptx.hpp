@@ -39,9 +39,19 @@ struct PtxLaunch {
   std::vector<std::string> args;
 };
 
+// A buffer (or .global variable) written to a file after the last launch: what the kernels computed,
+// to compare with a GPU run's output.
+struct PtxDump {
+  std::string buffer, path;
+};
+
 struct PtxRunOptions {
   std::uint64_t max_warp_instructions = 1ull << 36;  // per launch; an endless loop stops here with an error
+  std::vector<PtxDump> dumps;  // written when the last launch is done (each file whole, or not at all)
 };
+
+// "NAME=FILE". Throws InputError.
+PtxDump parse_ptx_dump(std::string_view text);
 
 // "NAME=SIZE[:zero|:iota|:random[:SEED]|:index:RANGE[:SEED]|:@FILE]" or "NAME=@FILE" (the file's
 // bytes; SIZE:@FILE repeats them to fill SIZE).

@@ -18,6 +18,7 @@ struct RunArgs {
   std::vector<std::string> launches, buffers;
   std::string script;
   std::string trace_out;
+  std::vector<std::string> dumps;
   std::string max_instructions;
   bool list = false;
 };
@@ -72,6 +73,9 @@ Action add_run_command(CLI::App& app, const GlobalOptions& g) {
                   "taken before the --buffer and --launch options");
   cmd->add_option("--trace-out", run->trace_out,
                   "also write the records as a trace (native; .txt or .wstxt: text), for `analyze`, `convert` or another tool");
+  cmd->add_option("--dump", run->dumps,
+                  "NAME=FILE: after the last launch, write buffer NAME's bytes to FILE (what the kernels computed, to "
+                  "compare with the GPU's); repeatable");
   cmd->add_option("--max-instructions", run->max_instructions,
                   "stop a launch with an error after this many warp instructions (default 2^36: an endless loop ends)");
   cmd->add_flag("--list", run->list, "list the file's kernels and their parameters, and exit");
@@ -97,6 +101,7 @@ Action add_run_command(CLI::App& app, const GlobalOptions& g) {
     std::vector<PtxLaunch> launches = script.launches;
     for (const auto& l : run->launches) launches.push_back(parse_ptx_launch(l));
     PtxRunOptions options;
+    for (const auto& d : run->dumps) options.dumps.push_back(parse_ptx_dump(d));
     if (!run->max_instructions.empty()) {
       const auto n = parse_u64(run->max_instructions);
       if (!n || *n == 0) throw InputError(fmt::format("--max-instructions {}: expected a positive number", run->max_instructions));

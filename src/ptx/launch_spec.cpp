@@ -71,6 +71,18 @@ std::vector<std::string_view> split_top(std::string_view s) {
 
 }  // namespace
 
+PtxDump parse_ptx_dump(std::string_view text) {
+  const auto eq = text.find('=');
+  PtxDump d;
+  if (eq != std::string_view::npos) {
+    d.buffer = std::string(trim(text.substr(0, eq)));
+    d.path = std::string(trim(text.substr(eq + 1)));
+  }
+  if (!valid_name(d.buffer) || d.path.empty())
+    throw InputError(fmt::format("--dump '{}': expected NAME=FILE (a --buffer or .global variable, and the file to write)", text));
+  return d;
+}
+
 PtxBuffer parse_ptx_buffer(std::string_view text) {
   PtxBuffer b;
   const auto eq = text.find('=');

@@ -13,6 +13,7 @@
 #include "core/splitmix.hpp"
 #include "ptx/interpreter.hpp"
 #include "ptx/parser.hpp"
+#include "report/output_file.hpp"
 #include "tracer/demangle.hpp"
 #include "warpscope/ptx.hpp"
 
@@ -182,6 +183,9 @@ class PtxRunSource : public TraceSource {
       fill_buffer(*a, b);
       std::copy(file.begin(), file.end(), a->bytes.begin());
     }
+    for (const auto& d : options_.dumps)
+      if (!state_.memory.allocation(d.buffer))
+        throw InputError(fmt::format("--dump {}={}: no buffer or .global variable {}", d.buffer, d.path, d.buffer));
     for (const auto& l : launches) {
       Prepared p;
       p.function = find_kernel(module_, l.kernel);
@@ -204,6 +208,7 @@ class PtxRunSource : public TraceSource {
       if (!current_) {
         if (next_launch_ >= prepared_.size()) {
           finish_note();
+          write_dumps();
           return false;
         }
         start(next_launch_++);
@@ -262,6 +267,14 @@ class PtxRunSource : public TraceSource {
     info.lines = current_->lines();
     info.atomics = current_->atomics();
     kernels_.push_back(std::move(info));
+  }
+
+  void write_dumps() {
+    for (const auto& d : options_.dumps) {
+      const auto& bytes = state_.memory.allocation(d.buffer)->bytes;
+      report::write_file_atomically(d.path, std::string(bytes.begin(), bytes.end()));
+    }
+    options_.dumps.clear();  // once
   }
 
   void finish_note() {

@@ -5,6 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
 #include "cli/run_cli.hpp"
 
 namespace warpscope::test {
@@ -106,8 +110,28 @@ TEST(CliRun, BadInputGetsOneErrorAndNoFile) {
   fails(p + " --buffer out=128 --launch 'store_tid<<<1, 32>>>(out, 1.5)'", "expected an integer or a buffer name");
   const fs::path script = write("bad.run", "buffer out=128\nlaunch store_tid<<<1,32>>>(out, 1)\nbogus line\n");
   fails(p + " --script " + script.string(), "bad.run:3: expected 'buffer SPEC' or 'launch SPEC', found 'bogus'");
+  fails(p + " --buffer out=128 --launch 'store_tid<<<1, 32>>>(out, 1)' --dump in=x.bin", "--dump in=x.bin: no buffer or .global variable in");
+  fails(p + " --buffer out=128 --launch 'store_tid<<<1, 32>>>(out, 1)' --dump out", "--dump 'out': expected NAME=FILE");
   const fs::path bad = write("bad.ptx", ".version 8.0\n.target sm_90\n.visible .entry k(\n{\n");
   fails(bad.string() + " --launch 'k<<<1,1>>>()'", "bad.ptx:4: expected .param, found '{'");
+}
+
+// --dump writes what the kernels left in a buffer: out[tid] = tid for 8 threads of a 64-byte buffer.
+TEST(CliRun, DumpWritesTheBufferAfterTheLastLaunch) {
+  const fs::path ptx = write("store3.ptx", kStoreTid);
+  const fs::path out = scratch("out.bin");
+  fs::remove(out);
+  const auto r = run_cli("run " + ptx.string() + " --buffer out=64 --launch 'store_tid<<<1, 8>>>(out, 1)' --dump out=" +
+                         out.string() + " --arch sm_90");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(out, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_EQ(bytes.size(), 64u);
+  for (std::uint32_t t = 0; t < 16; ++t) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, bytes.data() + 4 * t, 4);
+    EXPECT_EQ(v, t < 8 ? t : 0u) << t;
+  }
 }
 
 TEST(CliRun, AFileLargerThanItsBufferIsAnError) {
