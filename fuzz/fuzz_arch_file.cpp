@@ -25,9 +25,10 @@ using namespace warpscope;
 void exercise(const ArchSpec& arch) {
   std::vector<WarpAccess> records;
   for (Space space : {Space::Global, Space::Shared, Space::Local, Space::Const, Space::Texture})
-    for (Op op : {Op::Load, Op::Store, Op::Atomic, Op::Reduction})
+    for (Op op : {Op::Load, Op::Store, Op::Atomic, Op::Reduction, Op::LoadMatrix, Op::StoreMatrix})
       for (std::uint8_t size : {1, 2, 4, 8, 16}) {
         if ((space == Space::Const || space == Space::Texture) && op != Op::Load) continue;
+        if (is_matrix(op) && (space != Space::Shared || size != 16)) continue;  // ldmatrix / stmatrix rows
         WarpAccess a;
         a.space = space;
         a.op = op;

@@ -71,7 +71,6 @@ std::uint32_t tesla_passes(const WarpAccess& a, int first, int lanes, unsigned o
 // as bank_passes(a, first, 8, ...) on those banks, without its sort (tests/rules/shared_banks_test.cpp).
 std::uint32_t matrix_passes(const WarpAccess& a, int first) {
   std::array<std::uint64_t, 8> rows{};
-  std::array<std::uint8_t, 8> quad{};
   std::array<std::uint8_t, 8> per_quad{};
   unsigned n = 0, worst = 0;
   for (int lane = first; lane < first + 8; ++lane) {
@@ -80,10 +79,8 @@ std::uint32_t matrix_passes(const WarpAccess& a, int first) {
     bool seen = false;
     for (unsigned i = 0; i < n && !seen; ++i) seen = rows[i] == row;
     if (seen) continue;  // lanes on one row: one access
-    rows[n] = row;
-    quad[n] = static_cast<std::uint8_t>(row & 7u);
-    worst = std::max<unsigned>(worst, ++per_quad[quad[n]]);
-    ++n;
+    rows[n++] = row;
+    worst = std::max<unsigned>(worst, ++per_quad[row & 7u]);
   }
   return worst;
 }
