@@ -25,8 +25,7 @@ void check_record(const WarpAccess& r, std::size_t kernels) {
   if (r.kernel >= kernels) std::abort();
   if (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8 && r.size != 16) std::abort();
   if (r.space > Space::Texture || r.op > Op::StoreMatrix || r.cache > CacheOp::Wt) std::abort();
-  // ldmatrix / stmatrix records are 16-byte shared accesses with the default cache operator.
-  if (is_matrix(r.op) && (r.space != Space::Shared || r.size != 16 || r.cache != CacheOp::Default)) std::abort();
+  if (is_matrix(r.op) && !matrix_record_ok(r.space, r.size, r.cache)) std::abort();
   for (int l = 0; l < kWarpSize; ++l)
     if (!r.active.test(l) && r.addr[static_cast<unsigned>(l)] != 0) std::abort();
 }

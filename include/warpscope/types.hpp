@@ -23,6 +23,12 @@ inline constexpr bool is_matrix(Op o) { return o == Op::LoadMatrix || o == Op::S
 // Nc is ld.global.nc / __ldg (the read-only data path on 3.5+).
 enum class CacheOp : std::uint8_t { Default, Ca, Cg, Cs, Lu, Cv, Nc, Wb, Wt };
 
+// What an ldmatrix / stmatrix record must be: 16-byte shared rows with the default cache operator
+// (the writers, the text reader and the fuzz harness check it; the native decoder by its type bytes).
+inline constexpr bool matrix_record_ok(Space space, unsigned size, CacheOp cache) {
+  return space == Space::Shared && size == 16 && cache == CacheOp::Default;
+}
+
 // The operation of an atomic or reduction instruction, as its SASS opcode
 // names it (ATOMG.E.CAS, ATOMS.POPC.INC, REDG.E.ADD.F32 ...). A trace records it
 // per PC (KernelInfo::atomics) where the tracer read the disassembly; Unknown

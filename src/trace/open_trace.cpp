@@ -108,7 +108,7 @@ void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
     throw Error(fmt::format("cannot write a trace record with size {}, space {}, op {}, cache op {}: sizes are 1, "
                             "2, 4, 8 or 16 bytes",
                             r.size, static_cast<int>(r.space), static_cast<int>(r.op), static_cast<int>(r.cache)));
-  if (is_matrix(r.op) && (r.space != Space::Shared || r.size != 16 || r.cache != CacheOp::Default))
+  if (is_matrix(r.op) && !matrix_record_ok(r.space, r.size, r.cache))
     throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: {} records are 16-byte shared "
                             "accesses with the default cache operator",
                             r.kernel, r.pc, to_string(r.op)));

@@ -253,7 +253,7 @@ class TextReader final : public TraceSource {
     if (positional < 3)
       lex_.fail(lex_.line().size() + 1, "a record needs its space, op and size (e.g. 'global ld 4'), then an "
                                         "optional cache operator");
-    if (is_matrix(r.op) && (r.space != Space::Shared || r.size != 16 || r.cache != CacheOp::Default))
+    if (is_matrix(r.op) && !matrix_record_ok(r.space, r.size, r.cache))
       lex_.fail(t[0].column, fmt::format("a {} record is a 16-byte shared access with the default cache operator "
                                          "(e.g. 'shared {} 16')", to_string(r.op), to_string(r.op)));
     if (r.kernel >= kernels_.size())
