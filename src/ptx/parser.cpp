@@ -980,11 +980,18 @@ class Parser {
       } else if (auto t = parse_type(x)) {
         types.push_back(*t);
       } else if (x.size() >= 6 && x[0] == 'm') {
+        // mMnNkK, the whole word; only shapes that fit in a byte can be admitted below (m272 is not m16).
         unsigned m = 0, n = 0, kk = 0;
-        if (std::sscanf(std::string(x).c_str(), "m%un%uk%u", &m, &n, &kk) != 3) ok = false;
-        in.mma_m = static_cast<std::uint8_t>(m);
-        in.mma_n = static_cast<std::uint8_t>(n);
-        in.mma_k = static_cast<std::uint8_t>(kk);
+        int used = 0;
+        const std::string shape(x);
+        if (std::sscanf(shape.c_str(), "m%un%uk%u%n", &m, &n, &kk, &used) != 3 || static_cast<std::size_t>(used) != shape.size() ||
+            m > 255 || n > 255 || kk > 255)
+          ok = false;
+        else {
+          in.mma_m = static_cast<std::uint8_t>(m);
+          in.mma_n = static_cast<std::uint8_t>(n);
+          in.mma_k = static_cast<std::uint8_t>(kk);
+        }
       } else {
         ok = false;
       }
@@ -999,7 +1006,7 @@ class Parser {
       const bool halves = (a == Type::F16 && b == Type::F16 && (d == Type::F32 || d == Type::F16)) ||
                           (a == Type::BF16 && b == Type::BF16 && d == Type::F32);
       const bool bytes = (a == Type::S8 || a == Type::U8) && (b == Type::S8 || b == Type::U8) && d == Type::S32;
-      if (in.tf32) ok = in.tf32 && a == Type::F32 && b == Type::F32 && d == Type::F32 && m == 16 && n == 8 && k == 8;
+      if (in.tf32) ok = a == Type::F32 && b == Type::F32 && d == Type::F32 && m == 16 && n == 8 && k == 8;
       else if (halves) ok = m == 16 && n == 8 && (k == 8 || k == 16);
       else if (bytes) ok = m == 16 && n == 8 && (k == 16 || k == 32);
       else ok = a == Type::F64 && b == Type::F64 && d == Type::F64 && m == 8 && n == 8 && k == 4;

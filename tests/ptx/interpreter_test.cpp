@@ -608,6 +608,23 @@ TEST(PtxInterpreter, MmaWithAnIdentityReturnsEachThreadsOwnA) {
   }
 }
 
+// An mma shape is read whole: m272n8k8 is not m16n8k8 in a byte, and m16n8k8x is no shape; both refused.
+TEST(PtxInterpreter, MmaShapesAreReadWhole) {
+  for (const char* shape : {"m272n8k8", "m16n8k8x"}) {
+    const std::string mma = std::string("  mma.sync.aligned.") + shape +
+                            ".row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r2, %r3, %r4, %r5}, {%r6, %r7}, "
+                            "{%f1, %f2, %f3, %f4};";
+    PtxRun run(ptx_module(kernel("bad_mma", mma, "  .reg .f32 %f<8>;\n")));
+    const std::uint64_t out = run.buffer("out", 128);
+    try {
+      run.launch("bad_mma", {1, 1, 1}, {32, 1, 1}, {out});
+      FAIL() << shape << " ran";
+    } catch (const ptx::PtxError& e) {
+      EXPECT_NE(std::string(e.what()).find("cannot run"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(PtxParser, ErrorsNameTheFileAndLine) {
   auto message = [](const std::string& text) {
     try {
