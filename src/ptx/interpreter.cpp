@@ -104,6 +104,14 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       e.pc = pc + 1;
       mma(w, f, in, exec);
       return;
+    case Opcode::WmmaLoad: case Opcode::WmmaStore:
+      e.pc = pc + 1;
+      wmma_move(c, w, f, pc, in, exec);
+      return;
+    case Opcode::WmmaMma:
+      e.pc = pc + 1;
+      wmma_mma(w, f, in, exec);
+      return;
     case Opcode::Unsupported:
       fault(w, in, std::countr_zero(mask), "not supported by the interpreter");
     default:

@@ -65,7 +65,7 @@ enum class Opcode : std::uint8_t {
   Mov, Ld, St, Cvta, CvtaTo, Cvt, Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not,
   Cnot, Shl, Shr, Setp, Selp, Slct, Bra, Ret, Exit, Bar, BarWarp, Nop, Atom, Red, Shfl, Vote, Activemask, Fma, Rcp,
   Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Copysign, Testp, Call, Sad,
-  Isspacep, Trap, Dp4a, CpAsync, Redux, Match, Ldmatrix, Stmatrix, Mma,
+  Isspacep, Trap, Dp4a, CpAsync, Redux, Match, Ldmatrix, Stmatrix, Mma, WmmaLoad, WmmaStore, WmmaMma,
 };
 
 enum class SpecialReg : std::uint8_t {
@@ -98,7 +98,7 @@ struct Operand {
   std::int64_t offset = 0;        // Address: byte offset
   std::uint64_t imm = 0;          // Imm: the bits, in the type the instruction reads it as
   std::uint32_t label = 0;        // Label: instruction index
-  std::array<std::int32_t, 4> regs{{-1, -1, -1, -1}};  // Vector (-1: the sink '_')
+  std::array<std::int32_t, 8> regs{{-1, -1, -1, -1, -1, -1, -1, -1}};  // Vector (-1: the sink '_'); wmma fragments take 8
 };
 
 struct Instruction {
@@ -119,10 +119,13 @@ struct Instruction {
   bool pair_dest = false;      // setp/shfl writing d|p
   bool result_unused = false;  // atom whose result no instruction reads: the SASS is a reduction (RED)
   bool trans = false;          // ldmatrix/stmatrix .trans
-  // mma.sync: shape M x N x K; type: D (= C), type2: A, type3: B; tf32: A and B are .tf32 (type2/3 F32)
+  // mma.sync and wmma.mma: shape M x N x K; type: D (= C for mma.sync), type2: A, type3: B, type4: C (wmma.mma);
+  // tf32: A and B are .tf32 (type2/3 F32). wmma.load/store: type: the elements, tf32 as above.
   std::uint8_t mma_m = 0, mma_n = 0, mma_k = 0;
-  Type type3 = Type::None;
+  Type type3 = Type::None, type4 = Type::None;
   bool tf32 = false, satfinite = false;
+  char wmma_use = 0;       // wmma.load: 'a', 'b' or 'c'; wmma.store: 'c' (the D fragment has C's layout)
+  bool col_major = false;  // wmma.load/store: the matrix in memory is column-major (.col)
   std::uint8_t vec = 1;        // ld/st/atom: 1, 2, 4 or 8 elements; ldmatrix/stmatrix: matrices (.x1 .x2 .x4)
   std::int32_t guard = -1;     // @%p: predicate register, -1 none
   bool guard_negated = false;

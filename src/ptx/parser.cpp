@@ -13,6 +13,7 @@
 
 #include "ptx/lexer.hpp"
 #include "ptx/reconvergence.hpp"
+#include "ptx/wmma_layout.hpp"
 
 namespace warpscope::ptx {
 namespace {
@@ -151,8 +152,8 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
 // How many of an instruction's leading operands it writes.
 int dest_count(const Instruction& in) {
   switch (in.op) {
-    case Opcode::St: case Opcode::Red: case Opcode::CpAsync: case Opcode::Stmatrix: case Opcode::Bra: case Opcode::Ret:
-    case Opcode::Exit: case Opcode::Nop:
+    case Opcode::St: case Opcode::Red: case Opcode::CpAsync: case Opcode::Stmatrix: case Opcode::WmmaStore: case Opcode::Bra:
+    case Opcode::Ret: case Opcode::Exit: case Opcode::Nop:
     case Opcode::Trap: case Opcode::BarWarp: case Opcode::Call: case Opcode::Unsupported:
       return 0;
     case Opcode::Bar:
@@ -187,6 +188,7 @@ Type source_type(const Instruction& in, std::size_t i, int dests) {
     case Opcode::Vote: return s == 0 ? Type::Pred : Type::B32;
     case Opcode::BarWarp: case Opcode::Bar: return Type::U32;
     case Opcode::St: return in.type;
+    case Opcode::WmmaLoad: case Opcode::WmmaStore: return Type::U32;  // the stride (the fragments are vectors)
     default: return in.type;
   }
 }
@@ -772,6 +774,10 @@ class Parser {
       decode_mma(in, parts);
       return;
     }
+    if (parts[0] == "wmma") {
+      decode_wmma(in, parts);
+      return;
+    }
     auto it = table.find(parts[0]);
     if (it == table.end()) {
       in.op = Opcode::Unsupported;
@@ -961,6 +967,21 @@ class Parser {
     if (!shape || !type || !ok) in.op = Opcode::Unsupported;
   }
 
+  // mMnNkK, the whole word, into in.mma_m/n/k; false when it is not one or does not fit the bytes they are
+  // (m272n8k8 is not m16n8k8, m16n8k8x not m16n8k8).
+  static bool parse_mma_shape(std::string_view x, Instruction& in) {
+    unsigned m = 0, n = 0, k = 0;
+    int used = 0;
+    const std::string shape(x);
+    if (std::sscanf(shape.c_str(), "m%un%uk%u%n", &m, &n, &k, &used) != 3 || static_cast<std::size_t>(used) != shape.size() || m > 255 ||
+        n > 255 || k > 255)
+      return false;
+    in.mma_m = static_cast<std::uint8_t>(m);
+    in.mma_n = static_cast<std::uint8_t>(n);
+    in.mma_k = static_cast<std::uint8_t>(k);
+    return true;
+  }
+
   // mma.sync.aligned.SHAPE.row.col{.satfinite}.D.A.B.C (PTX ISA 9.7.14.5.14): the shapes and types of
   // sm_80's tensor cores that nvcc's kernels use: m16n8k8 and m16n8k16 (.f16, .bf16 -> .f32 or .f16;
   // .tf32 -> .f32 at k8), m16n8k16 and m16n8k32 (.s8/.u8 -> .s32), m8n8k4 (.f64). C has D's type.
@@ -980,18 +1001,7 @@ class Parser {
       } else if (auto t = parse_type(x)) {
         types.push_back(*t);
       } else if (x.size() >= 6 && x[0] == 'm') {
-        // mMnNkK, the whole word; only shapes that fit in a byte can be admitted below (m272 is not m16).
-        unsigned m = 0, n = 0, kk = 0;
-        int used = 0;
-        const std::string shape(x);
-        if (std::sscanf(shape.c_str(), "m%un%uk%u%n", &m, &n, &kk, &used) != 3 || static_cast<std::size_t>(used) != shape.size() ||
-            m > 255 || n > 255 || kk > 255)
-          ok = false;
-        else {
-          in.mma_m = static_cast<std::uint8_t>(m);
-          in.mma_n = static_cast<std::uint8_t>(n);
-          in.mma_k = static_cast<std::uint8_t>(kk);
-        }
+        if (!parse_mma_shape(x, in)) ok = false;
       } else {
         ok = false;
       }
@@ -1011,6 +1021,79 @@ class Parser {
       else if (bytes) ok = m == 16 && n == 8 && (k == 16 || k == 32);
       else ok = a == Type::F64 && b == Type::F64 && d == Type::F64 && m == 8 && n == 8 && k == 4;
       if (in.satfinite && !bytes) ok = false;
+    }
+    if (!ok) in.op = Opcode::Unsupported;
+  }
+
+  // wmma.load.{a,b,c} / wmma.store.d .sync.aligned.{row,col}.SHAPE{.global,.shared{::cta}}.TYPE and
+  // wmma.mma.sync.aligned.{row,col}.{row,col}.SHAPE.DTYPE{.ATYPE.BTYPE}.CTYPE{.satfinite}{.rn} (PTX ISA
+  // 9.7.14.4-5): the shapes and types of sm_80's tensor cores whose fragment layouts
+  // validation/h100/wmma_probe measured (wmma_layout.hpp): m16n16k16, m32n8k16, m8n32k16 with .f16,
+  // .bf16, .s8, .u8; m16n16k8 .tf32; m8n8k4 .f64. Sub-byte and single-bit types stay unsupported.
+  static void decode_wmma(Instruction& in, const std::vector<std::string_view>& parts) {
+    bool ok = parts.size() > 2;
+    std::vector<Type> types;
+    int layouts = 0;
+    for (std::size_t k = 1; ok && k < parts.size(); ++k) {
+      const std::string_view x = parts[k];
+      if (k == 1) {
+        if (x == "load") in.op = Opcode::WmmaLoad;
+        else if (x == "store") in.op = Opcode::WmmaStore;
+        else if (x == "mma") in.op = Opcode::WmmaMma;
+        else ok = false;
+      } else if (k == 2 && in.op != Opcode::WmmaMma) {
+        if (in.op == Opcode::WmmaLoad && (x == "a" || x == "b" || x == "c")) in.wmma_use = x[0];
+        else if (in.op == Opcode::WmmaStore && x == "d") in.wmma_use = 'c';
+        else ok = false;
+      } else if (x == "sync" || x == "aligned") {
+        continue;
+      } else if (x == "row" || x == "col") {
+        // load/store: the memory's layout; mma: A's and B's, which the fragments do not depend on
+        if (in.op != Opcode::WmmaMma) in.col_major = x == "col";
+        ++layouts;
+      } else if (x == "global" || x == "shared" || x == "shared::cta") {
+        if (in.op == Opcode::WmmaMma) ok = false;
+        in.space = x == "global" ? StateSpace::Global : StateSpace::Shared;
+      } else if (x == "satfinite") {
+        in.satfinite = true;
+      } else if (x == "rn") {
+        continue;  // .f64: round to nearest, what the interpreter does
+      } else if (x == "tf32") {
+        in.tf32 = true;
+        types.push_back(Type::F32);
+      } else if (auto t = parse_type(x)) {
+        types.push_back(*t);
+      } else if (x.size() >= 6 && x[0] == 'm') {
+        if (!parse_mma_shape(x, in)) ok = false;
+      } else {
+        ok = false;
+      }
+    }
+    if (ok && in.op == Opcode::WmmaMma) {
+      // .f16 A and B are implied: DTYPE.CTYPE; the others name all four types
+      if (types.size() == 2) types = {types[0], Type::F16, Type::F16, types[1]};
+      ok = layouts == 2 && types.size() == 4;
+      if (ok) {
+        in.type = types[0];
+        in.type2 = types[1];
+        in.type3 = types[2];
+        in.type4 = types[3];
+        const Type d = in.type, a = in.type2, b = in.type3, c = in.type4;
+        const bool halves = a == Type::F16 && b == Type::F16 && (d == Type::F32 || d == Type::F16) && (c == Type::F32 || c == Type::F16);
+        const bool bf16 = a == Type::BF16 && b == Type::BF16 && d == Type::F32 && c == Type::F32;
+        const bool bytes = a == b && (a == Type::S8 || a == Type::U8) && d == Type::S32 && c == Type::S32;
+        const bool tf32 = in.tf32 && a == Type::F32 && b == Type::F32 && d == Type::F32 && c == Type::F32;
+        const bool f64 = a == Type::F64 && b == Type::F64 && d == Type::F64 && c == Type::F64;
+        ok = (halves || bf16 || bytes || tf32 || f64) && (!in.satfinite || bytes) &&
+             wmma_layout('a', in.mma_m, in.mma_n, in.mma_k, a, in.tf32) && wmma_layout('b', in.mma_m, in.mma_n, in.mma_k, b, in.tf32) &&
+             wmma_layout('c', in.mma_m, in.mma_n, in.mma_k, c, false) && wmma_layout('c', in.mma_m, in.mma_n, in.mma_k, d, false);
+      }
+    } else if (ok) {
+      ok = layouts == 1 && types.size() == 1 && !in.satfinite;
+      if (ok) {
+        in.type = types[0];
+        ok = !(in.tf32 && in.wmma_use == 'c') && wmma_layout(in.wmma_use, in.mma_m, in.mma_n, in.mma_k, in.type, in.tf32).has_value();
+      }
     }
     if (!ok) in.op = Opcode::Unsupported;
   }
@@ -1055,7 +1138,7 @@ class Parser {
       take();
       o.kind = OperandKind::Vector;
       while (!is_punct('}')) {
-        if (o.count == 4) fail("vectors of more than 4 registers are not supported");
+        if (o.count == 8) fail("vectors of more than 8 registers are not supported");
         const std::string_view w = word("a register");
         if (w == "_") {
           o.regs[o.count++] = -1;
@@ -1252,6 +1335,30 @@ class Parser {
         for (std::size_t k = 0; k < 4; ++k)
           if (in.operands[k].kind != OperandKind::Vector || in.operands[k].count != frag[k])
             fail_at(path_, in.ptx_line, fmt::format("'{}': operand {} must be a vector of {} registers", in.text, k + 1, frag[k]));
+        break;
+      }
+      case Opcode::WmmaLoad: case Opcode::WmmaStore: {
+        need(2);
+        const bool load = in.op == Opcode::WmmaLoad;
+        const Operand& addr = in.operands[load ? 1 : 0];
+        const Operand& regs = in.operands[load ? 0 : 1];
+        const auto layout = wmma_layout(in.wmma_use, in.mma_m, in.mma_n, in.mma_k, in.type, in.tf32);
+        if (addr.kind != OperandKind::Address)
+          fail_at(path_, in.ptx_line, fmt::format("'{}': expected an address [..] for the matrix", in.text));
+        if (regs.kind != OperandKind::Vector || regs.count != layout->registers)
+          fail_at(path_, in.ptx_line, fmt::format("'{}': expected a vector of {} registers", in.text, layout->registers));
+        if (in.operands.size() > 3 || (in.operands.size() == 3 && in.operands[2].kind != OperandKind::Reg && in.operands[2].kind != OperandKind::Imm))
+          fail_at(path_, in.ptx_line, fmt::format("'{}': the stride must be a register or a number", in.text));
+        break;
+      }
+      case Opcode::WmmaMma: {
+        need(4);
+        const std::array<std::optional<WmmaLayout>, 4> frag = {
+            wmma_layout('c', in.mma_m, in.mma_n, in.mma_k, in.type, false), wmma_layout('a', in.mma_m, in.mma_n, in.mma_k, in.type2, in.tf32),
+            wmma_layout('b', in.mma_m, in.mma_n, in.mma_k, in.type3, in.tf32), wmma_layout('c', in.mma_m, in.mma_n, in.mma_k, in.type4, false)};
+        for (std::size_t k = 0; k < 4; ++k)
+          if (in.operands[k].kind != OperandKind::Vector || in.operands[k].count != frag[k]->registers)
+            fail_at(path_, in.ptx_line, fmt::format("'{}': operand {} must be a vector of {} registers", in.text, k + 1, frag[k]->registers));
         break;
       }
       case Opcode::Shf: need(4); break;

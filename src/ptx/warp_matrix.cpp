@@ -7,30 +7,11 @@
 
 #include "ptx/alu.hpp"
 #include "ptx/interpreter_impl.hpp"
+#include "ptx/matrix_arith.hpp"
 
 namespace warpscope::ptx {
-namespace {
-
-// A register's element j (0-based from the low bits) of `bytes` bytes.
-std::uint64_t element(std::uint64_t reg, int j, int bytes) {
-  return (reg >> (j * bytes * 8)) & alu::width_mask(bytes);
-}
-
-// Element bits as a number: the A/B types of mma (.f16, .bf16, .tf32 (an .f32 whose low 13 bits the
-// tensor cores ignore), .s8, .u8, .f64).
-double number(std::uint64_t bits, Type t, bool tf32) {
-  switch (t) {
-    case Type::F16: return alu::f16_to_f32(static_cast<std::uint16_t>(bits));
-    case Type::BF16: return alu::bf16_to_f32(static_cast<std::uint16_t>(bits));
-    case Type::F32: return alu::f32(tf32 ? bits & 0xffffe000u : bits);
-    case Type::F64: return alu::f64(bits);
-    case Type::S8: return static_cast<double>(alu::sext(bits, 1));
-    case Type::U8: return static_cast<double>(bits & 0xffu);
-    default: return 0;
-  }
-}
-
-}  // namespace
+using matrix::element;
+using matrix::number;
 
 void Interpreter::Impl::need_whole_warp(const Warp& w, const Instruction& in, std::uint32_t exec) const {
   if (exec != 0xffffffffu)
@@ -125,22 +106,7 @@ void Interpreter::Impl::mma(Warp& w, Frame& f, const Instruction& in, std::uint3
           : in.type == Type::S32 ? static_cast<double>(alu::sext(bits, 4)) : alu::f32(bits);
     }
   }
-  if (in.type == Type::S32) {  // integers: exact 64-bit sums, then 32 bits
-    for (unsigned r = 0; r < M; ++r)
-      for (unsigned n = 0; n < N; ++n) {
-        std::int64_t s = static_cast<std::int64_t>(acc[r * N + n]);
-        for (unsigned k = 0; k < K; ++k) s += static_cast<std::int64_t>(a[r * K + k]) * static_cast<std::int64_t>(b[k * N + n]);
-        if (in.satfinite) s = std::clamp<std::int64_t>(s, INT32_MIN, INT32_MAX);
-        acc[r * N + n] = static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(s)));
-      }
-  } else {
-    for (unsigned r = 0; r < M; ++r)
-      for (unsigned n = 0; n < N; ++n) {
-        double s = acc[r * N + n];
-        for (unsigned k = 0; k < K; ++k) s = f64 ? std::fma(a[r * K + k], b[k * N + n], s) : s + a[r * K + k] * b[k * N + n];
-        acc[r * N + n] = s;
-      }
-  }
+  matrix::multiply(a.data(), b.data(), acc.data(), M, N, K, in.type, in.satfinite);
   for (int lane = 0; lane < 32; ++lane) {
     const unsigned g = static_cast<unsigned>(lane) / 4, q = static_cast<unsigned>(lane) % 4;
     if (f64) {
@@ -150,9 +116,8 @@ void Interpreter::Impl::mma(Warp& w, Frame& f, const Instruction& in, std::uint3
     std::array<std::uint64_t, 4> result{};
     for (unsigned e = 0; e < 4; ++e) {
       const double v = acc[(g + 8 * (e / 2)) * N + 2 * q + e % 2];
-      if (in.type == Type::F16) result[e / 2] |= std::uint64_t{alu::f32_to_f16(alu::round_to_f32(v, Rounding::Rn), Rounding::Rn)} << (16 * (e % 2));
-      else if (in.type == Type::S32) result[e] = static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
-      else result[e] = alu::bits(alu::round_to_f32(v, Rounding::Rn));
+      if (in.type == Type::F16) result[e / 2] |= matrix::bits_of(v, Type::F16) << (16 * (e % 2));
+      else result[e] = matrix::bits_of(v, in.type);
     }
     for (std::size_t i = 0; i < D.count; ++i) set(f, D.regs[i], lane, result[i]);
   }

@@ -1,0 +1,64 @@
+#pragma once
+// Element arithmetic the tensor-core instructions share (mma.sync in warp_matrix.cpp, wmma.mma in
+// warp_wmma.cpp): elements packed in registers, their values, and D = A B + C on whole matrices.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "ptx/alu.hpp"
+#include "ptx/ir.hpp"
+
+namespace warpscope::ptx::matrix {
+
+// A register's element j (0-based from the low bits) of `bytes` bytes.
+inline std::uint64_t element(std::uint64_t reg, int j, int bytes) {
+  return (reg >> (j * bytes * 8)) & alu::width_mask(bytes);
+}
+
+// Element bits as a number: the A/B types (.f16, .bf16, .tf32 (an .f32 whose low 13 bits the tensor
+// cores ignore), .s8, .u8, .f64) and the C types (.f16, .f32, .s32, .f64).
+inline double number(std::uint64_t bits, Type t, bool tf32) {
+  switch (t) {
+    case Type::F16: return alu::f16_to_f32(static_cast<std::uint16_t>(bits));
+    case Type::BF16: return alu::bf16_to_f32(static_cast<std::uint16_t>(bits));
+    case Type::F32: return alu::f32(tf32 ? bits & 0xffffe000u : bits);
+    case Type::F64: return alu::f64(bits);
+    case Type::S8: return static_cast<double>(alu::sext(bits, 1));
+    case Type::U8: return static_cast<double>(bits & 0xffu);
+    case Type::S32: return static_cast<double>(alu::sext(bits, 4));
+    default: return 0;
+  }
+}
+
+// D's bits for the value v: .f16 and .f32 rounded to nearest (through .f32, as mma.sync's D), .s32 as
+// computed (already wrapped or clamped), .f64 as is.
+inline std::uint64_t bits_of(double v, Type t) {
+  switch (t) {
+    case Type::F16: return alu::f32_to_f16(alu::round_to_f32(v, Rounding::Rn), Rounding::Rn);
+    case Type::S32: return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+    case Type::F64: return alu::bits(v);
+    default: return alu::bits(alu::round_to_f32(v, Rounding::Rn));
+  }
+}
+
+// acc (M x N) += a (M x K) b (K x N), all row-major. Integers (d_type .s32): exact 64-bit sums, then 32
+// bits, or clamped with .satfinite. Floating point: products and sums in double precision, rounded once
+// by bits_of (exact for small integers; the tensor cores' own order and rounding are not modelled);
+// .f64 with fused multiply-adds.
+inline void multiply(const double* a, const double* b, double* acc, unsigned M, unsigned N, unsigned K, Type d_type, bool satfinite) {
+  for (unsigned r = 0; r < M; ++r)
+    for (unsigned n = 0; n < N; ++n) {
+      if (d_type == Type::S32) {
+        std::int64_t s = static_cast<std::int64_t>(acc[r * N + n]);
+        for (unsigned k = 0; k < K; ++k) s += static_cast<std::int64_t>(a[r * K + k]) * static_cast<std::int64_t>(b[k * N + n]);
+        if (satfinite) s = std::clamp<std::int64_t>(s, INT32_MIN, INT32_MAX);
+        acc[r * N + n] = static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(s)));
+        continue;
+      }
+      double s = acc[r * N + n];
+      for (unsigned k = 0; k < K; ++k) s = d_type == Type::F64 ? std::fma(a[r * K + k], b[k * N + n], s) : s + a[r * K + k] * b[k * N + n];
+      acc[r * N + n] = s;
+    }
+}
+
+}  // namespace warpscope::ptx::matrix
