@@ -31,7 +31,7 @@ void Interpreter::Impl::wmma_move(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
   const Operand& addr = in.operands[load ? 1 : 0];
   const Operand& regs = in.operands[load ? 0 : 1];
   // One matrix for the warp: every lane must give the same address and stride (.aligned). Without a
-  // stride the matrix is dense (PTX ISA 9.7.14.4.1 leaves it to the fragment's leading dimension).
+  // stride the matrix is taken as dense: its rows (or columns) back to back.
   const bool has_stride = in.operands.size() == 3;
   const std::uint64_t base = address_of(f, addr, 0);
   const std::uint64_t ld = has_stride ? value(c, w, f, in.operands[2], 0) & 0xffffffffu : (in.col_major ? l.rows : l.cols);
