@@ -1,7 +1,7 @@
 // The PTX interpreter (src/ptx/interpreter.cpp) alone: kernels of the
-// validation suite's realistic.cu (validation/ptx/realistic.ptx) interpreted
-// to their memory records, no model. Counters: thread instructions, warp
-// instructions and records per second.
+// validation suite's realistic.cu (validation/ptx/realistic.ptx) and the
+// WMMA GEMM of validation/wmma_probe interpreted to their memory records, no
+// model. Counters: thread instructions, warp instructions and records per second.
 //   build/release/bench/warpscope_bench --benchmark_filter=BM_PtxInterpret
 #include <benchmark/benchmark.h>
 
@@ -17,12 +17,17 @@ namespace {
 
 using namespace warpscope;
 
+ptx::Module load(const char* path) {
+  std::ifstream f(std::string(WARPSCOPE_SOURCE_DIR_FOR_BENCH "/validation/") + path);
+  const std::string text(std::istreambuf_iterator<char>(f), {});
+  return ptx::parse_module(text, path);
+}
 const ptx::Module& realistic() {
-  static const ptx::Module m = [] {
-    std::ifstream f(WARPSCOPE_SOURCE_DIR_FOR_BENCH "/validation/ptx/realistic.ptx");
-    const std::string text(std::istreambuf_iterator<char>(f), {});
-    return ptx::parse_module(text, "realistic.ptx");
-  }();
+  static const ptx::Module m = load("ptx/realistic.ptx");
+  return m;
+}
+const ptx::Module& wmma_probe() {
+  static const ptx::Module m = load("wmma_probe/wmma_probe.ptx");
   return m;
 }
 
@@ -31,13 +36,16 @@ struct Case {
   Dim3 grid, block;
   std::vector<std::uint64_t> buffer_bytes;  // one buffer per pointer parameter, in order
   std::vector<std::uint64_t> scalars;       // then these values for the remaining parameters
+  const ptx::Module& (*module)() = realistic;
 };
 
 void interpret(benchmark::State& state, const Case& c) {
-  const ptx::Module& m = realistic();
+  const ptx::Module& m = c.module();
   std::uint32_t index = 0;
   for (std::uint32_t i = 0; i < m.functions.size(); ++i)
-    if (m.functions[i].is_kernel && m.functions[i].name.rfind("_Z" + std::to_string(std::strlen(c.kernel)) + c.kernel, 0) == 0) index = i;
+    if (m.functions[i].is_kernel && (m.functions[i].name == c.kernel ||
+                                     m.functions[i].name.rfind("_Z" + std::to_string(std::strlen(c.kernel)) + c.kernel, 0) == 0))
+      index = i;
   const auto& fn = m.functions[index];
   ptx::ModuleState ms(m);
   std::vector<std::uint64_t> args;
@@ -80,9 +88,14 @@ void BM_PtxInterpret_reduce_warp_shuffle(benchmark::State& s) {
 void BM_PtxInterpret_sgemm_tiled16(benchmark::State& s) {
   interpret(s, {"r_sgemm_tiled16", {8, 8, 1}, {16, 16, 1}, {64 << 10, 64 << 10, 64 << 10}, {128}});
 }
+// wmma.load (LDSM from shared rows), wmma.mma and wmma.store: the tiled GEMM of 128^3 halves.
+void BM_PtxInterpret_wgemm(benchmark::State& s) {
+  interpret(s, {"_Z5wgemmILi0EEvPK6__halfS2_Pf", {2, 2, 1}, {128, 1, 1}, {32 << 10, 32 << 10, 64 << 10}, {}, wmma_probe});
+}
 BENCHMARK(BM_PtxInterpret_copy_float)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PtxInterpret_transpose_tiled)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PtxInterpret_reduce_warp_shuffle)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PtxInterpret_sgemm_tiled16)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PtxInterpret_wgemm)->Unit(benchmark::kMillisecond);
 
 }  // namespace
