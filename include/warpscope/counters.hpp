@@ -36,6 +36,9 @@ struct Counters {
   // wavefronts and bank conflicts of op_ld / op_st include them, and the metric table adds them there.
   SharedTraffic shared_ldsm, shared_stsm;
   std::uint64_t const_instructions = 0, const_serialization = 0;
+  // Loads and stores through generic addresses (SASS LD / ST; KernelInfo::generic_pcs): their traffic is
+  // in the spaces above, their warp instructions only here, as Nsight Compute counts them.
+  std::uint64_t generic_ld_instructions = 0, generic_st_instructions = 0;
   // L2, traffic from the SMs' L1 (Nsight Compute "srcunit_tex"). Requests: one
   // per 128 B line per L1 request (per line transaction on 2.x-6.x L2-only paths).
   // Write hits count every written sector (L2 writes allocate without fetching;

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -47,6 +48,9 @@ struct KernelInfo {
   std::string source;                // producer: "warpscope trace", "synthetic", "text", ...
   std::map<std::uint64_t, SourceLocation> lines;  // PC -> file:line, optional
   std::map<std::uint64_t, AtomicOp> atomics;      // PC -> operation of an atomic/reduction, optional
+  // PCs of loads and stores through generic addresses (SASS LD / ST), optional: their accesses count in
+  // the space each address falls in, their instructions as Nsight Compute's op_generic_ld / _st.
+  std::set<std::uint64_t> generic_pcs;
   std::uint64_t code_bytes = 0;  // size of the kernel's machine code (SASS), 0 if unknown
   friend bool operator==(const KernelInfo&, const KernelInfo&) = default;
 };

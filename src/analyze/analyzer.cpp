@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "analyze/generic_instructions.hpp"
 #include "analyze/interleaver.hpp"
 #include "analyze/kept_record.hpp"
 #include "memory/launch_reads.hpp"
@@ -74,7 +75,14 @@ struct ArchRun {
   void close_kernel() {
     if (current_kernel < 0) return;
     memory->end_kernel(flush_dirty);
-    result.kernels[kernel_slot[static_cast<std::size_t>(current_kernel)] - 1].counters.add(memory->kernel_counters());
+    KernelResult& k = result.kernels[kernel_slot[static_cast<std::size_t>(current_kernel)] - 1];
+    Counters counters = memory->kernel_counters();
+    // Generic loads and stores: this run's instructions move to op_generic (generic_instructions.hpp).
+    if (arch->cc_major >= 7)
+      for (const std::uint64_t pc : k.info.generic_pcs)
+        if (const auto it = pc_index.find(PcKey{static_cast<std::uint32_t>(current_kernel), pc}); it != pc_index.end())
+          count_as_generic(pcs[it->second].counters, counters, pcs[it->second].op);
+    k.counters.add(counters);
     memory->reset_kernel_counters();
     current_kernel = -1;
   }
@@ -482,6 +490,9 @@ AnalyzeResult analyze_trace(TraceSource& trace, const std::vector<const ArchSpec
         k.info.id = packed.kernel;
         k.has_sm = packed.sm >= 0;
         atomics = k.info.atomics;
+        if (k.info.generic_pcs.empty())
+          if (auto it = options.generic_pcs_by_kernel.find(k.info.name); it != options.generic_pcs_by_kernel.end())
+            k.info.generic_pcs = it->second;
         if (atomics.empty() && !options.atomics_by_kernel.empty())
           if (auto it = options.atomics_by_kernel.find(k.info.name); it != options.atomics_by_kernel.end())
             atomics = it->second;
@@ -552,6 +563,19 @@ AtomicTables atomic_tables_of(const tracer::SassListing& listing) {
   return out;
 }
 
+GenericPcTables generic_tables_of(const tracer::SassListing& listing) {
+  GenericPcTables out;
+  for (const auto& [name, function] : listing.functions) {
+    std::set<std::uint64_t> pcs;
+    for (const auto& [offset, ins] : function.memory)
+      if (ins.generic && (ins.op == Op::Load || ins.op == Op::Store)) pcs.insert(offset);
+    if (pcs.empty()) continue;
+    out[tracer::demangle(name)] = pcs;
+    out[name] = std::move(pcs);
+  }
+  return out;
+}
+
 }  // namespace
 
 CodeSizes code_sizes_from_sass(std::string_view listing) { return code_sizes_of(tracer::parse_sass_listing(listing)); }
@@ -564,6 +588,7 @@ void take_from_sass(std::string_view listing, AnalyzeOptions& options) {
   const tracer::SassListing parsed = tracer::parse_sass_listing(listing);
   options.atomics_by_kernel = atomic_tables_of(parsed);
   options.code_bytes_by_kernel = code_sizes_of(parsed);
+  options.generic_pcs_by_kernel = generic_tables_of(parsed);
 }
 
 }  // namespace warpscope

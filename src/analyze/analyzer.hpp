@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -23,6 +24,8 @@ namespace warpscope {
 using AtomicTables = std::map<std::string, std::map<std::uint64_t, AtomicOp>, std::less<>>;
 // Bytes of each kernel's code by name (mangled and demangled): from a SASS listing (code_sizes_from_sass).
 using CodeSizes = std::map<std::string, std::uint64_t, std::less<>>;
+// PCs of each kernel's generic-address loads and stores (SASS LD / ST) by name (mangled and demangled).
+using GenericPcTables = std::map<std::string, std::set<std::uint64_t>, std::less<>>;
 
 struct AnalyzeOptions {
   std::optional<std::regex> kernel_filter;  // kernels whose name matches (search)
@@ -48,6 +51,9 @@ struct AnalyzeOptions {
   // reads (launch.dram_read_bytes, memory/launch_reads.hpp), they are added to the kernel's
   // dram.read_bytes. Kernels not found here get none.
   CodeSizes code_bytes_by_kernel;
+  // For a kernel whose trace names no generic-address load or store (KernelInfo::generic_pcs empty):
+  // its PCs here, found by the kernel's name.
+  GenericPcTables generic_pcs_by_kernel;
 };
 
 // The atomic operations of every function of a SASS listing (nvdisasm -c or cuobjdump -sass),
@@ -55,7 +61,8 @@ struct AnalyzeOptions {
 AtomicTables atomic_tables_from_sass(std::string_view listing);
 // The code size of every function of a SASS listing, under its mangled and its demangled name.
 CodeSizes code_sizes_from_sass(std::string_view listing);
-// Both from one reading of a listing: options.atomics_by_kernel and options.code_bytes_by_kernel
+// Each of these from one reading of a listing: options.atomics_by_kernel, options.code_bytes_by_kernel
+// and options.generic_pcs_by_kernel
 // (analyze --sass, validate's <app>.sass). Throws InputError for a malformed listing.
 void take_from_sass(std::string_view listing, AnalyzeOptions& options);
 

@@ -33,6 +33,8 @@ void Counters::add(const Counters& o) {
   shared_ldsm.add(o.shared_ldsm);
   shared_stsm.add(o.shared_stsm);
   const_instructions += o.const_instructions;
+  generic_ld_instructions += o.generic_ld_instructions;
+  generic_st_instructions += o.generic_st_instructions;
   const_serialization += o.const_serialization;
   l2_read_requests += o.l2_read_requests;
   l2_read_sectors += o.l2_read_sectors;

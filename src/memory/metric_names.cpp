@@ -237,6 +237,13 @@ const std::vector<MetricName>& table() {
       WS_MATRIX_ROWS("stsm", &Counters::shared_stsm, "smsp__inst_executed_op_shared_stsm.sum", "stsm",
                      "stmatrix (STSM)"),
 
+      // Listed by this ncu on the H100 (validation/h100/wmma_probe/wmma_probe.ncu.csv), not in the reference list.
+      {"generic_ld.instructions", "smsp__inst_executed_op_generic_ld.sum", "", "", "instructions",
+       "warp-level loads through a generic address (LD), whose sectors count in the space they reach", A,
+       &field<&Counters::generic_ld_instructions>, true},
+      {"generic_st.instructions", "smsp__inst_executed_op_generic_st.sum", "", "", "instructions",
+       "warp-level stores through a generic address (ST), whose sectors count in the space they reach", A,
+       &field<&Counters::generic_st_instructions>, true},
       {"const.instructions", "", "", "", "instructions", "warp-level constant-memory loads", A,
        &field<&Counters::const_instructions>, true},
       {"const.serialization", "", "", "", "requests", "constant-cache requests after serialization by address", A,

@@ -219,6 +219,19 @@ std::map<std::uint64_t, SourceLocation> Interpreter::lines() const {
   return out;
 }
 
+std::set<std::uint64_t> Interpreter::generic_pcs() const {
+  std::set<std::uint64_t> out;
+  for (std::uint32_t f : impl_->reach) {
+    const Function& fn = impl_->m.functions[f];
+    for (std::size_t i = 0; i < fn.code.size(); ++i) {
+      const Instruction& in = fn.code[i];
+      const bool moves = in.op == Opcode::Ld || in.op == Opcode::St || in.op == Opcode::WmmaLoad || in.op == Opcode::WmmaStore;
+      if (moves && in.space == StateSpace::Generic) out.insert(impl_->pc_base[f] + i);
+    }
+  }
+  return out;
+}
+
 std::map<std::uint64_t, AtomicOp> Interpreter::atomics() const {
   std::map<std::uint64_t, AtomicOp> out;
   for (std::uint32_t f : impl_->reach) {

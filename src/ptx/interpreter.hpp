@@ -12,7 +12,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,6 +69,9 @@ class Interpreter {
   std::map<std::uint64_t, SourceLocation> lines() const;
   // PC -> operation of every atom and red the launch can execute (KernelInfo::atomics).
   std::map<std::uint64_t, AtomicOp> atomics() const;
+  // PCs of the loads and stores (ld, st, wmma.load, wmma.store) without a state space: ptxas keeps them
+  // generic (LD / ST; validation/h100/wmma_probe), which Nsight Compute counts as op_generic.
+  std::set<std::uint64_t> generic_pcs() const;
 
  private:
   struct Impl;

@@ -266,6 +266,7 @@ class PtxRunSource : public TraceSource {
     info.source = "warpscope run (PTX interpreter)";
     info.lines = current_->lines();
     info.atomics = current_->atomics();
+    info.generic_pcs = current_->generic_pcs();
     kernels_.push_back(std::move(info));
   }
 

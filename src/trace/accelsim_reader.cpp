@@ -167,8 +167,9 @@ class AccelSimReader final : public AccelSimKernelReader {
           continue;
         }
         if (line.empty() || !std::isxdigit(static_cast<unsigned char>(line[0]))) continue;
-        // Without line numbers only atomics matter: most lines are passed over unsplit.
-        if (!line_numbers_ && line.find("ATOM") == std::string_view::npos && line.find("RED") == std::string_view::npos)
+        // Without line numbers only atomics and generic LD / ST matter: most lines are passed over unsplit.
+        const auto has = [&](std::string_view s) { return line.find(s) != std::string_view::npos; };
+        if (!line_numbers_ && !has("ATOM") && !has("RED") && !has(" LD.") && !has(" LD ") && !has(" ST.") && !has(" ST "))
           continue;
         words(line, w);
         std::size_t i = line_numbers_ ? 1 : 0;
@@ -183,13 +184,17 @@ class AccelSimReader final : public AccelSimKernelReader {
     }
   }
 
-  // What a kernel's block holds of an instruction: its line, its atomic operation.
+  // What a kernel's block holds of an instruction: its line, its atomic operation, whether it is a
+  // generic-address load or store (LD / ST).
   static void note_instruction(KernelInfo& k, std::uint64_t pc, std::string_view opcode,
                                std::optional<std::uint32_t> line) {
     if (line) k.lines.try_emplace(pc, SourceLocation{"?", *line});
     if (starts_with(opcode, "ATOM") || starts_with(opcode, "RED"))
       if (const auto kind = memory_kind(opcode); kind && kind->atomic_op != AtomicOp::Unknown)
         k.atomics.try_emplace(pc, kind->atomic_op);
+    if (starts_with(opcode, "LD") || starts_with(opcode, "ST"))
+      if (const auto kind = memory_kind(opcode); kind && kind->generic && (kind->op == Op::Load || kind->op == Op::Store))
+        k.generic_pcs.insert(pc);
   }
 
   Dim3 dim(std::string_view value, std::string_view key) {

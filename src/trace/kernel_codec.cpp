@@ -179,6 +179,36 @@ std::uint32_t decode_atomics(const std::uint8_t* data, std::size_t size, const s
   return id;
 }
 
+std::string encode_generic_pcs(const KernelInfo& k) {
+  std::string out;
+  put_varint(out, k.id);
+  put_varint(out, k.generic_pcs.size());
+  std::uint64_t prev = 0;
+  for (const std::uint64_t pc : k.generic_pcs) {
+    put_varint(out, pc - prev);
+    prev = pc;
+  }
+  if (out.size() > kMaxOptionalBlockBytes)
+    throw Error(fmt::format("cannot write a trace: the generic-address PCs of kernel {} take {} bytes (the limit is {})",
+                            k.id, out.size(), kMaxOptionalBlockBytes));
+  return out;
+}
+
+std::uint32_t decode_generic_pcs(const std::uint8_t* data, std::size_t size, const std::string& file, std::uint64_t offset,
+                                 std::set<std::uint64_t>& into) {
+  KernelCursor c(data, size, file, offset, "generic-address PCs block");
+  const std::uint32_t id = c.u32("kernel id");
+  const std::uint64_t n = c.u64("PC count");
+  if (n > c.left()) c.fail(fmt::format("{} PCs cannot fit in the {} bytes left", n, c.left()));
+  std::uint64_t pc = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    pc = c.next_pc(pc, i, "PC");
+    into.insert(into.end(), pc);
+  }
+  if (c.left() != 0) c.fail(fmt::format("{} unexpected bytes after the PCs", c.left()));
+  return id;
+}
+
 std::string encode_code_size(const KernelInfo& k) {
   std::string out;
   put_varint(out, k.id);

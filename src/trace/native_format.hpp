@@ -24,7 +24,7 @@ inline constexpr std::size_t kFileHeaderBytes = 8;
 // Block header: u8 type | u8[3] reserved (0) | u32 body size | u64 FNV-1a of
 // header bytes 0..7 followed by the body.
 inline constexpr std::size_t kBlockHeaderBytes = 16;
-enum class BlockType : std::uint8_t { Kernel = 1, Chunk = 2, Footer = 3, Atomics = 0x80, CodeSize = 0x81 };
+enum class BlockType : std::uint8_t { Kernel = 1, Chunk = 2, Footer = 3, Atomics = 0x80, CodeSize = 0x81, GenericPcs = 0x82 };
 inline constexpr std::uint8_t kOptionalBlockTypes = 0x80;  // types >= 0x80: skipped when unknown
 
 // Limits a reader enforces before allocating (a corrupted length never makes
@@ -144,6 +144,13 @@ std::string encode_code_size(const KernelInfo& k);
 // Returns the kernel id the block names; `code_bytes` gets the size (>= 1).
 std::uint32_t decode_code_size(const std::uint8_t* data, std::size_t size, const std::string& file,
                                std::uint64_t offset, std::uint64_t& code_bytes);
+// Optional block 0x82: the PCs of a kernel's loads and stores through generic addresses
+// (KernelInfo::generic_pcs), after its other blocks when not empty: varint kernel id, varint count,
+// then the PCs as increasing varint deltas from 0. Readers before it skip it (an optional type).
+std::string encode_generic_pcs(const KernelInfo& k);
+// Fills `into`; returns the kernel id the block names.
+std::uint32_t decode_generic_pcs(const std::uint8_t* data, std::size_t size, const std::string& file, std::uint64_t offset,
+                                 std::set<std::uint64_t>& into);
 
 // Fuzzing aid: rewrites every block checksum of a native trace in place so
 // that mutated bodies reach the decoders. Stops at the first block it cannot

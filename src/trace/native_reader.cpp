@@ -25,6 +25,7 @@ const char* block_name(std::uint8_t type) {
     case BlockType::Footer: return "footer";
     case BlockType::Atomics: return "atomic operations block";
     case BlockType::CodeSize: return "code size block";
+    case BlockType::GenericPcs: return "generic-address PCs block";
   }
   return "optional block";
 }
@@ -170,6 +171,7 @@ class NativeReader final : public TraceSource {
         case BlockType::Footer: finish(at); return false;
         case BlockType::Atomics: add_atomics(at, size); break;
         case BlockType::CodeSize: add_code_size(at, size); break;
+        case BlockType::GenericPcs: add_generic_pcs(at, size); break;
       }
     }
   }
@@ -224,6 +226,12 @@ class NativeReader final : public TraceSource {
     std::map<std::uint64_t, AtomicOp> ops;
     attach_to_kernel(at, BlockType::Atomics, decode_atomics(block_.data(), size, in_->name(), at, ops));
     kernels_.back().atomics = std::move(ops);
+  }
+
+  void add_generic_pcs(std::uint64_t at, std::uint32_t size) {
+    std::set<std::uint64_t> pcs;
+    attach_to_kernel(at, BlockType::GenericPcs, decode_generic_pcs(block_.data(), size, in_->name(), at, pcs));
+    kernels_.back().generic_pcs = std::move(pcs);
   }
 
   void add_code_size(std::uint64_t at, std::uint32_t size) {

@@ -73,6 +73,8 @@ class NativeWriter final : public TraceSink {
       append_block(block, static_cast<std::uint8_t>(BlockType::Atomics), encode_atomics(info));
     if (info.code_bytes != 0)
       append_block(block, static_cast<std::uint8_t>(BlockType::CodeSize), encode_code_size(info));
+    if (!info.generic_pcs.empty())
+      append_block(block, static_cast<std::uint8_t>(BlockType::GenericPcs), encode_generic_pcs(info));
     file_.write(block.data(), block.size());
     file_.flush();
     return kernels_++;

@@ -43,8 +43,10 @@ class TextReader final : public TraceSource {
         parse_loc();
       } else if (what == "atomic") {
         parse_atomic();
+      } else if (what == "generic") {
+        parse_generic();
       } else {
-        lex_.fail(t[0].column, fmt::format("expected kernel, loc, atomic or rec, found {}",
+        lex_.fail(t[0].column, fmt::format("expected kernel, loc, atomic, generic or rec, found {}",
                                            shown(t[0].has_key ? t[0].key : t[0].value)));
       }
     }
@@ -188,7 +190,7 @@ class TextReader final : public TraceSource {
     static constexpr std::string_view kKeys[] = {"k", "pc", "file", "line"};
     SourceLocation loc;
     const std::uint64_t pc = parse_pc_line(
-        "loc", kKeys, "a loc line must follow its kernel line (or its other loc and atomic lines)",
+        "loc", kKeys, "a loc line must follow its kernel line (or its other loc, atomic and generic lines)",
         "a loc line needs k=, pc=, file= and line=", [&](unsigned key, const TextToken& tok) {
           if (key == 2) loc.file = tok.value;
           if (key == 3) loc.line = static_cast<std::uint32_t>(number(tok, UINT32_MAX, "a line number"));
@@ -203,7 +205,7 @@ class TextReader final : public TraceSource {
     static constexpr std::string_view kKeys[] = {"k", "pc", "op"};
     AtomicOp op = AtomicOp::Unknown;
     const std::uint64_t pc = parse_pc_line(
-        "atomic", kKeys, "an atomic line must follow its kernel line (or its loc and atomic lines)",
+        "atomic", kKeys, "an atomic line must follow its kernel line (or its loc, atomic and generic lines)",
         "an atomic line needs k=, pc= and op=", [&](unsigned, const TextToken& tok) {
           const auto parsed = parse_atomic_op(tok.value);
           if (!parsed || *parsed == AtomicOp::Unknown)
@@ -214,6 +216,17 @@ class TextReader final : public TraceSource {
     KernelInfo& k = kernels_.back();
     if (!k.atomics.emplace(pc, op).second)
       lex_.fail(lex_.tokens()[0].column, fmt::format("PC {:#x} of kernel {} already has an atomic line", pc, k.id));
+  }
+
+  // `generic k=ID pc=PC`: the load or store at PC takes a generic address (SASS LD / ST).
+  void parse_generic() {
+    static constexpr std::string_view kKeys[] = {"k", "pc"};
+    const std::uint64_t pc = parse_pc_line("generic", kKeys,
+                                           "a generic line must follow its kernel line (or its loc, atomic and generic lines)",
+                                           "a generic line needs k= and pc=", [](unsigned, const TextToken&) {});
+    KernelInfo& k = kernels_.back();
+    if (!k.generic_pcs.insert(pc).second)
+      lex_.fail(lex_.tokens()[0].column, fmt::format("PC {:#x} of kernel {} already has a generic line", pc, k.id));
   }
 
   void parse_record(WarpAccess& r) {

@@ -86,6 +86,10 @@ class TextWriter final : public TraceSink {
       line_ += fmt::format("atomic k={} pc={:#x} op={}\n", k.id, pc, to_string(op));
       if (line_.size() > (1u << 16)) emit();
     }
+    for (const std::uint64_t pc : k.generic_pcs) {
+      line_ += fmt::format("generic k={} pc={:#x}\n", k.id, pc);
+      if (line_.size() > (1u << 16)) emit();
+    }
     emit();
     return kernels_++;
   }

@@ -35,6 +35,11 @@ TEST(CliAccelSim, AnalyzeCountsTheHandWrittenRun) {
   EXPECT_EQ(m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"], 1);
   EXPECT_EQ(m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], 1);
   EXPECT_EQ(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"], 0);
+  // The generic LD.E.64 at 0x90 (two lanes, both in the local window): its sectors are local ones, its
+  // instruction Nsight Compute's op_generic_ld, not op_local_ld.
+  EXPECT_GT(m["l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"], 0);
+  EXPECT_EQ(m["smsp__inst_executed_op_generic_ld.sum"], 1);
+  EXPECT_EQ(m["smsp__inst_executed_op_local_ld.sum"], 0);
   // The atomic's operation came from the trace: no note about atomics without one.
   EXPECT_EQ(j["atomics_without_operation"], 0);
   const auto& k1 = j["archs"][0]["kernels"][1]["metrics"];

@@ -119,7 +119,7 @@ TEST(AtomicOps, TextLinesAreChecked) {
   auto error = [](const std::string& text) { return read_error(text, "t.txt"); };
   EXPECT_EQ(error("wstrace 1\nkernel 0\natomic k=0 pc=0x90 op=cas\n"), "no error");
   EXPECT_EQ(error("wstrace 1\natomic k=0 pc=0x90 op=cas\n"),
-            "t.txt:2:1: an atomic line must follow its kernel line (or its loc and atomic lines)");
+            "t.txt:2:1: an atomic line must follow its kernel line (or its loc, atomic and generic lines)");
   EXPECT_EQ(error("wstrace 1\nkernel 0\natomic k=0 pc=0x90 op=swap\n"),
             "t.txt:3:23: expected an atomic operation (add, min, max, inc, dec, and, or, xor, exch, cas, popc.inc, "
             "other), found swap");

@@ -151,8 +151,8 @@ TEST(TextTrace, ErrorsNameLineAndColumn) {
       {"wstrace 1\nkernel 0 grid=1,2,3,4\n", "t.txt:2:21: expected at most 3 dimensions x,y,z"},
       {"wstrace 1\nkernel 0 name=\"abc\n", "t.txt:2:15: unterminated string: no closing '\"'"},
       {"wstrace 1\nkernel 0 name=\"a\\qb\"\n", "t.txt:2:17: unknown escape \\q (known: \\\" \\\\ \\n \\r \\t \\xHH)"},
-      {"wstrace 1\nloc k=0 pc=0 file=a line=1\n", "t.txt:2:1: a loc line must follow its kernel line (or its other loc "
-                                                  "and atomic lines)"},
+      {"wstrace 1\nloc k=0 pc=0 file=a line=1\n", "t.txt:2:1: a loc line must follow its kernel line (or its other loc, "
+                                                  "atomic and generic lines)"},
       {"wstrace 1\nkernel 0\nloc k=0 pc=0 file=a\n", "t.txt:3:1: a loc line needs k=, pc=, file= and line="},
       {"wstrace 1\nkernel 0\nloc k=1 pc=0 file=a line=1\n", "t.txt:3:7: this loc line follows kernel 0"},
       {"wstrace 1\nkernel 0\nrec glob ld 4 addr=0\n",
@@ -200,7 +200,7 @@ TEST(TextTrace, ErrorsNameLineAndColumn) {
        "without a key)"},
       {"wstrace 1\nkernel 0\nrec global ld 4 addr=0\x01\n",
        "t.txt:3:23: unexpected byte 0x01 (outside quotes a line holds printable ASCII only)"},
-      {"wstrace 1\nkernel 0\nrecord\n", "t.txt:3:1: expected kernel, loc, atomic or rec, found record"},
+      {"wstrace 1\nkernel 0\nrecord\n", "t.txt:3:1: expected kernel, loc, atomic, generic or rec, found record"},
       {"\x7f\x45LF\n", "t.txt:1:1: unexpected byte 0x7f (outside quotes a line holds printable ASCII only) (not a "
                        "warpscope trace? a text trace starts with 'wstrace 1', a native one with the bytes 89 57 53 54)"},
   };

@@ -101,6 +101,8 @@ TEST_F(TraceSessionTest, RecordsBecomeWarpAccessesWithSassCacheOperators) {
   // The atomics' operations, from the listing, stored with the kernel (REDG.E.ADD; the shared
   // atomicAdd of a float is a CAS loop, ATOMS.CAST.SPIN).
   EXPECT_EQ(k.atomics, (std::map<std::uint64_t, AtomicOp>{{0x3e0, AtomicOp::Add}, {0x580, AtomicOp::Cas}}));
+  // Every access of cacheops names its state space: no generic LD / ST to count as op_generic.
+  EXPECT_TRUE(k.generic_pcs.empty());
   // The code size, for the launch's own DRAM reads: the listing's last instruction is at 0x9f0.
   EXPECT_EQ(k.code_bytes, 0xa00u);
   EXPECT_EQ(dis.calls, 1);

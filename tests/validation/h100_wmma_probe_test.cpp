@@ -6,7 +6,8 @@
 //    each shape and type, and a tiled GEMM), equal to the H100's;
 //  - the counters, from the PTX run: what ptxas made of each wmma.load / store (LDSM, 32-bit LDG/LDS per
 //    8 x 8 block, runs and elements of 32- and 64-bit fragments) gives Nsight Compute's instructions,
-//    requests, sectors, shared wavefronts and LDSM counters exactly, the GEMM's bank conflicts among them.
+//    requests, sectors, shared wavefronts and LDSM counters exactly, the GEMM's bank conflicts among them,
+//    and the generic LD.E / ST.E of the bf16, tf32 and f64 fragments as op_generic instructions.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -42,7 +43,7 @@ TEST(H100WmmaProbe, CountersFromPtxMatchNsightCompute) {
   ASSERT_EQ(r.kernels.size(), 156u);
   EXPECT_EQ(s.exact_matched, s.exact);
   EXPECT_GE(s.exact, 5000u);
-  std::size_t ldsm = 0, shared = 0;
+  std::size_t ldsm = 0, shared = 0, generic = 0;
   for (const auto& k : r.kernels)
     for (const auto& c : k.counters) {
       // Every shared-memory and LDSM counter of the wmma kernels is exact, bank conflicts included
@@ -56,6 +57,12 @@ TEST(H100WmmaProbe, CountersFromPtxMatchNsightCompute) {
         ++shared;
         EXPECT_EQ(c.model, c.hardware) << k.label << " " << c.counter;
       }
+      // The bf16, tf32 and f64 wmma loads and stores are generic LD.E / ST.E: counted as op_generic
+      // (generic_instructions.hpp), exactly, and not in op_shared_ld / op_global_ld.
+      if (c.counter.rfind("smsp__inst_executed_op_generic_", 0) == 0 && c.hardware > 0 && c.verdict != Verdict::Known) {
+        ++generic;
+        EXPECT_EQ(c.model, c.hardware) << k.label << " " << c.counter;
+      }
       if (c.unit == ErrorUnit::Count && c.verdict == Verdict::Known) {
         EXPECT_NE(c.model, c.hardware) << "stale known entry: " << k.label << " " << c.counter;
       }
@@ -67,6 +74,7 @@ TEST(H100WmmaProbe, CountersFromPtxMatchNsightCompute) {
     }
   EXPECT_GE(ldsm, 40u * 3u);
   EXPECT_GE(shared, 200u);
+  EXPECT_GE(generic, 15u);
 }
 
 // FNV-1a 64, as wmma_probe.cu's main() prints it.
