@@ -31,7 +31,20 @@ unsigned access_bytes(std::string_view opcode) {
   return 4;
 }
 
+unsigned matrix_count(std::string_view opcode) {
+  if (opcode.ends_with(".4")) return 4;
+  if (opcode.ends_with(".2")) return 2;
+  return 1;
+}
+
 std::optional<Kind> memory_kind(std::string_view opcode) {
+  // ldmatrix / stmatrix: shared rows of 16 bytes (LDSM.16.M88.4, LDSM.16.MT88.2, STSM.16.M88.4 ...).
+  if (starts_with(opcode, "LDSM") || starts_with(opcode, "STSM")) {
+    Kind k;
+    k.space = Space::Shared;
+    k.op = opcode[0] == 'L' ? Op::LoadMatrix : Op::StoreMatrix;
+    return k;
+  }
   // LDGSTS (cp.async): the post-processed trace keeps its global side; .BYPASS skips L1 (cp.async.cg).
   if (starts_with(opcode, "LDGSTS")) {
     Kind k;

@@ -50,9 +50,11 @@ struct Kind {
   AtomicOp atomic_op = AtomicOp::Unknown;
   bool generic = false;
 };
-// LDG/STG/LDS/STS/LDL/STL/LD/ST, ATOM*/RED* (the GPU tracer's SASS table) and
-// LDGSTS; nullopt for every other opcode.
+// LDG/STG/LDS/STS/LDL/STL/LD/ST, ATOM*/RED* (the GPU tracer's SASS table),
+// LDGSTS and LDSM/STSM; nullopt for every other opcode.
 std::optional<Kind> memory_kind(std::string_view opcode);
+// The 8x8 matrices an LDSM / STSM moves: .4, .2, else 1 (the x1 form has no count).
+unsigned matrix_count(std::string_view opcode);
 
 // Memory instructions read but not turned into records, by base opcode.
 using SkipCounts = std::map<std::string, std::uint64_t>;

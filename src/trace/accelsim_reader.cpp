@@ -339,6 +339,13 @@ class AccelSimReader final : public AccelSimKernelReader {
     rec.atomic_op = kind->atomic_op;
     rec.size = static_cast<std::uint8_t>(access_bytes(opcode));
     rec.space = kind->space;
+    if (is_matrix(rec.op)) {
+      // NVBit gives every active lane's address register; the hardware reads the row addresses of
+      // lanes 8m..8m+7 for matrix m and ignores the rest (PTX ISA ldmatrix). Rows are 16 bytes.
+      const unsigned m = matrix_count(opcode);
+      rec.size = 16;
+      rec.active = LaneMask(*mask & (m == 4 ? 0xffffffffu : (1u << (8 * m)) - 1u));
+    }
     if (kind->generic && *mask != 0) {
       const std::uint64_t first = addr[static_cast<unsigned>(std::countr_zero(*mask))];
       if (in_window(first, shared_base_)) rec.space = Space::Shared;

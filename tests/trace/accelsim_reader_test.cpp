@@ -36,8 +36,15 @@ TEST(AccelSimFormat, AccessBytesFromTheOpcode) {
 }
 
 TEST(AccelSimFormat, WhichOpcodesBecomeRecords) {
-  EXPECT_FALSE(trace::accelsim::memory_kind("LDSM.16.M88.4"));  // ldmatrix: not modelled
-  EXPECT_FALSE(trace::accelsim::memory_kind("UTMALDG.2D"));     // TMA
+  const auto ldsm = trace::accelsim::memory_kind("LDSM.16.MT88.2");  // ldmatrix .x2 .trans
+  ASSERT_TRUE(ldsm);
+  EXPECT_EQ(ldsm->space, Space::Shared);
+  EXPECT_EQ(ldsm->op, Op::LoadMatrix);
+  EXPECT_EQ(trace::accelsim::matrix_count("LDSM.16.MT88.2"), 2u);
+  EXPECT_EQ(trace::accelsim::matrix_count("LDSM.16.M88"), 1u);
+  EXPECT_EQ(trace::accelsim::memory_kind("STSM.16.M88.4")->op, Op::StoreMatrix);
+  EXPECT_EQ(trace::accelsim::matrix_count("STSM.16.M88.4"), 4u);
+  EXPECT_FALSE(trace::accelsim::memory_kind("UTMALDG.2D"));  // TMA
   EXPECT_FALSE(trace::accelsim::memory_kind("IMAD.MOV.U32"));
   const auto cp = trace::accelsim::memory_kind("LDGSTS.E.BYPASS.128");
   ASSERT_TRUE(cp);
@@ -65,10 +72,21 @@ TEST(AccelSimTrace, KernelFileRecordByRecord) {
   EXPECT_EQ(k.arch, "sm_90");  // -binary version = 90
   EXPECT_EQ(k.source, "accel-sim");
   EXPECT_EQ(k.atomics.at(0xa0), AtomicOp::Add);
-  // 13 instruction lines: IMAD (not memory) and LDSM (not modelled) are not records.
-  ASSERT_EQ(c.records.size(), 9u);
-  EXPECT_EQ(c.summary.records, 9u);
-  EXPECT_EQ(c.summary.note, "1 memory instruction of kinds warpscope does not model skipped (LDSM 1)");
+  // 13 instruction lines: IMAD (not memory) is not a record.
+  ASSERT_EQ(c.records.size(), 10u);
+  EXPECT_EQ(c.summary.records, 10u);
+  EXPECT_EQ(c.summary.note, "");
+  // LDSM.16.M88.4 at 0x80: all 32 lanes give rows (lane 8m + r: row r of matrix m), 16 bytes each, as
+  // offsets in the shared window; Accel-Sim's width field (2, the elements) is not the row's.
+  const WarpAccess* ldsm = nullptr;
+  for (const auto& r : c.records)
+    if (r.pc == 0x80) ldsm = &r;
+  ASSERT_NE(ldsm, nullptr);
+  EXPECT_EQ(ldsm->op, Op::LoadMatrix);
+  EXPECT_EQ(ldsm->space, Space::Shared);
+  EXPECT_EQ(ldsm->size, 16u);
+  EXPECT_EQ(ldsm->active.bits(), 0xffffffffu);
+  EXPECT_EQ(lane_address(*ldsm, 31), 31u * 16u);
 
   const WarpAccess& ldg = c.records[0];  // 0050 ffffffff ... LDG.E ... 4 1 0x7f1000000000 4: base + stride
   EXPECT_EQ(ldg.pc, 0x50u);
@@ -92,28 +110,28 @@ TEST(AccelSimTrace, KernelFileRecordByRecord) {
   EXPECT_EQ(lds.space, Space::Shared);
   for (int l = 0; l < 32; ++l) EXPECT_EQ(lane_address(lds, l), 0x80u + 4u * static_cast<unsigned>(l));
 
-  const WarpAccess& ld = c.records[3];  // generic LD.E.64 in the local window, addresses listed
+  const WarpAccess& ld = c.records[4];  // generic LD.E.64 in the local window, addresses listed (after the LDSM)
   EXPECT_EQ(ld.space, Space::Local);
   EXPECT_EQ(ld.size, 8u);
   EXPECT_EQ(lane_address(ld, 0), 0x10u);
   EXPECT_EQ(lane_address(ld, 1), 0x18u);
 
-  const WarpAccess& atom = c.records[4];  // mask 101b: lanes 0 and 2
+  const WarpAccess& atom = c.records[5];  // mask 101b: lanes 0 and 2
   EXPECT_EQ(atom.op, Op::Atomic);
   EXPECT_EQ(atom.atomic_op, AtomicOp::Add);
   EXPECT_EQ(atom.cache, CacheOp::Default);  // .STRONG.GPU is the atomic's scope, not a cache hint
   EXPECT_EQ(lane_address(atom, 0), kGlobal + 0x100);
   EXPECT_EQ(lane_address(atom, 2), kGlobal + 0x400);
 
-  EXPECT_EQ(c.records[5].warp, 1u);
-  const WarpAccess& st16 = c.records[6];  // STG.E.U16: 2 bytes per lane
+  EXPECT_EQ(c.records[6].warp, 1u);
+  const WarpAccess& st16 = c.records[7];  // STG.E.U16: 2 bytes per lane
   EXPECT_EQ(st16.size, 2u);
   EXPECT_EQ(lane_address(st16, 31), kGlobal + 0x2000 + 62);
 
-  const WarpAccess& second_block = c.records[7];  // thread block = 1,0,0
+  const WarpAccess& second_block = c.records[8];  // thread block = 1,0,0
   EXPECT_EQ(second_block.cta, 1u);
   EXPECT_EQ(second_block.warp, 0u);
-  const WarpAccess& ldgsts = c.records[8];  // cp.async: its global side, .BYPASS = .cg
+  const WarpAccess& ldgsts = c.records[9];  // cp.async: its global side, .BYPASS = .cg
   EXPECT_EQ(ldgsts.space, Space::Global);
   EXPECT_EQ(ldgsts.op, Op::Load);
   EXPECT_EQ(ldgsts.size, 16u);
@@ -128,11 +146,11 @@ TEST(AccelSimTrace, KernelTablesFirstForWriters) {
   auto ahead = open_trace(kData / "kernelslist.g", first);
   WarpAccess r;
   ASSERT_TRUE(ahead->next(r));
-  EXPECT_EQ(ahead->kernels()[0].atomics.size(), 1u);  // pc 0xa0, six records later
+  EXPECT_EQ(ahead->kernels()[0].atomics.size(), 1u);  // pc 0xa0, five records later
   auto lazy = open_trace(kData / "kernelslist.g");
   ASSERT_TRUE(lazy->next(r));
   EXPECT_TRUE(lazy->kernels()[0].atomics.empty());
-  for (int i = 0; i < 4; ++i) ASSERT_TRUE(lazy->next(r));
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(lazy->next(r));
   EXPECT_EQ(r.atomic_op, AtomicOp::Add);  // the record carries it either way
   EXPECT_EQ(lazy->kernels()[0].atomics.at(0xa0), AtomicOp::Add);
 }
@@ -146,12 +164,12 @@ TEST(AccelSimTrace, KernelsListIsOneTraceInLaunchOrder) {
   // -enable lineinfo = 1: each line starts with its source line (the file is not recorded).
   EXPECT_EQ(c.kernels[1].lines.at(0x40).line, 12u);
   EXPECT_EQ(c.kernels[1].lines.at(0x50).line, 13u);
-  ASSERT_EQ(c.records.size(), 11u);
-  EXPECT_EQ(c.records[9].kernel, 1u);
-  EXPECT_EQ(c.records[9].cache, CacheOp::Nc);  // LDG.E.128.CONSTANT: __ldg
-  EXPECT_EQ(c.records[9].size, 16u);
-  EXPECT_EQ(c.records[10].op, Op::Store);
-  EXPECT_EQ(c.summary.note, "1 memory instruction of kinds warpscope does not model skipped (LDSM 1)");
+  ASSERT_EQ(c.records.size(), 12u);
+  EXPECT_EQ(c.records[10].kernel, 1u);
+  EXPECT_EQ(c.records[10].cache, CacheOp::Nc);  // LDG.E.128.CONSTANT: __ldg
+  EXPECT_EQ(c.records[10].size, 16u);
+  EXPECT_EQ(c.records[11].op, Op::Store);
+  EXPECT_EQ(c.summary.note, "");
 }
 
 // Converted to the native form and back, nothing changes: the kernels (their atomics
@@ -181,6 +199,21 @@ std::string kernel_file(const std::string& body, const std::string& header_extra
 }
 
 std::string block(const std::string& warp0) { return "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n" + warp0 + "#END_TB\n"; }
+
+// An .x1 ldmatrix keeps the 8 lanes whose rows the hardware reads; the other lanes' registers are
+// traced but ignored. Memory instructions of kinds warpscope does not model are counted and skipped.
+TEST(AccelSimTrace, MatrixRowLanesAndSkippedKinds) {
+  const std::string rows = "0020 ffffffff 1 R2 LDSM.16.M88 1 R4 2 1 0x7f0000000100 16\n";
+  const std::string tma = "0030 ffffffff 0 UTMALDG.2D 1 R4 16 1 0x7f1000000000 16\n";
+  auto src = open_trace_buffer(kernel_file(block("insts = 2\n" + rows + tma)), "t");
+  WarpAccess r;
+  ASSERT_TRUE(src->next(r));
+  EXPECT_EQ(r.op, Op::LoadMatrix);
+  EXPECT_EQ(r.active.bits(), 0xffu);
+  EXPECT_EQ(lane_address(r, 7), 0x100u + 7u * 16u);
+  EXPECT_FALSE(src->next(r));
+  EXPECT_EQ(src->summary().note, "1 memory instruction of kinds warpscope does not model skipped (UTMALDG 1)");
+}
 
 TEST(AccelSimTrace, ScatteredAddressesListedOneByOne) {
   std::string list;
@@ -253,7 +286,7 @@ TEST(AccelSimTrace, XzCompressedKernelFiles) {
   for (std::size_t i = 0; i < plain.records.size(); ++i) EXPECT_EQ(plain.records[i].addr, xz.records[i].addr) << i;
   auto src = open_trace(kData / "kernel-1.traceg.xz");
   const TraceContent one = read_all(*src);
-  EXPECT_EQ(one.records.size(), 9u);
+  EXPECT_EQ(one.records.size(), 10u);
   EXPECT_EQ(src->bytes_read(), src->file_size());  // progress counts compressed bytes, as the file's size does
 
   const std::string compressed = read_bytes(kData / "kernel-1.traceg.xz");
