@@ -103,8 +103,11 @@ TEST(GenericPcs, TheAnalyzerCountsThemAsNsightComputeDoes) {
   EXPECT_EQ(h100.shared_ld.wavefronts, 1u);
   EXPECT_EQ(h100.local_st.instructions, 0u);
   EXPECT_GT(h100.local_st.sectors, 0u);
-  for (const auto& p : r.archs.at(0).pcs)
-    if (p.pc == 0x40) EXPECT_EQ(p.counters.generic_ld_instructions, 2u);
+  for (const auto& p : r.archs.at(0).pcs) {
+    if (p.pc == 0x40) {
+      EXPECT_EQ(p.counters.generic_ld_instructions, 2u);
+    }
+  }
   const Counters& k40 = r.archs.at(1).kernels.at(0).counters;
   EXPECT_EQ(k40.generic_ld_instructions, 0u);
   EXPECT_EQ(k40.global_ld.instructions, 2u);
@@ -139,7 +142,10 @@ TEST(GenericPcs, SassListingsAndPtxNameThem) {
   ret;
 }
 )";
-  auto src = run_ptx(ptx, "k.ptx", {PtxBuffer{"buf", 64}}, {parse_ptx_launch("k<<<1, 32>>>(buf)")});
+  PtxBuffer buf;
+  buf.name = "buf";
+  buf.bytes = 64;
+  auto src = run_ptx(ptx, "k.ptx", {buf}, {parse_ptx_launch("k<<<1, 32>>>(buf)")});
   const TraceContent got = read_all(*src);
   ASSERT_EQ(got.kernels.size(), 1u);
   ASSERT_EQ(got.kernels[0].generic_pcs.size(), 2u);
