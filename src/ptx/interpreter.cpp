@@ -232,6 +232,13 @@ std::set<std::uint64_t> Interpreter::generic_pcs() const {
   return out;
 }
 
+bool Interpreter::moves_wmma_fragments() const {
+  for (std::uint32_t f : impl_->reach)
+    for (const Instruction& in : impl_->m.functions[f].code)
+      if (in.op == Opcode::WmmaLoad || in.op == Opcode::WmmaStore) return true;
+  return false;
+}
+
 std::map<std::uint64_t, AtomicOp> Interpreter::atomics() const {
   std::map<std::uint64_t, AtomicOp> out;
   for (std::uint32_t f : impl_->reach) {

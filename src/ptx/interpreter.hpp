@@ -72,6 +72,9 @@ class Interpreter {
   // PCs of the loads and stores (ld, st, wmma.load, wmma.store) without a state space: ptxas keeps them
   // generic (LD / ST; validation/h100/wmma_probe), which Nsight Compute counts as op_generic.
   std::set<std::uint64_t> generic_pcs() const;
+  // Whether the kernel or a function it calls has a wmma.load or wmma.store (whose memory instructions
+  // are ptxas's for sm_80 and later: wmma_layout.hpp).
+  bool moves_wmma_fragments() const;
 
  private:
   struct Impl;

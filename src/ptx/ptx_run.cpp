@@ -267,6 +267,7 @@ class PtxRunSource : public TraceSource {
     info.lines = current_->lines();
     info.atomics = current_->atomics();
     info.generic_pcs = current_->generic_pcs();
+    wmma_ = wmma_ || current_->moves_wmma_fragments();
     kernels_.push_back(std::move(info));
   }
 
@@ -280,8 +281,11 @@ class PtxRunSource : public TraceSource {
 
   void finish_note() {
     if (!note_.empty()) return;
-    note_ = fmt::format("PTX interpreter: {} launches, {} warp instructions ({} thread instructions)", prepared_.size(),
-                        warp_insts_, thread_insts_);
+    // The memory instructions of a wmma load or store are ptxas's for sm_80 and later (validation/h100/
+    // wmma_probe); sm_75's differ (HMMA.1688, LDSM.x2), and that is worth saying where they ran.
+    note_ = fmt::format("PTX interpreter: {} launches, {} warp instructions ({} thread instructions){}", prepared_.size(),
+                        warp_insts_, thread_insts_,
+                        wmma_ ? "; wmma loads and stores issue the memory instructions ptxas makes for sm_80 and later" : "");
   }
 
   Module module_;
@@ -293,6 +297,7 @@ class PtxRunSource : public TraceSource {
   std::vector<WarpAccess> buf_;
   std::size_t pos_ = 0;
   std::vector<KernelInfo> kernels_;
+  bool wmma_ = false;  // a launched kernel moves wmma fragments
   std::uint64_t records_ = 0, warp_insts_ = 0, thread_insts_ = 0, total_ctas_ = 0, done_ctas_ = 0;
   std::string note_;
 };

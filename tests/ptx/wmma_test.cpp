@@ -11,6 +11,7 @@
 #include "ptx/ptx_error.hpp"
 #include "ptx/wmma_layout.hpp"
 #include "ptx_test_support.hpp"
+#include "warpscope/ptx.hpp"
 
 namespace warpscope::test {
 namespace {
@@ -184,6 +185,24 @@ TEST(PtxInterpreter, WmmaMmaWithAnIdentityAddsC) {
   for (std::size_t i = 8; i < 12; ++i) {
     EXPECT_EQ(rec[i].op, Op::Store);
     EXPECT_EQ(rec[i].size, 8);
+  }
+}
+
+// A run whose kernels load or store wmma fragments says whose instructions those are (sm_80 and later:
+// sm_75's ptxas makes others); one without says nothing of it.
+TEST(PtxRun, SaysWhichGenerationsWmmaInstructionsAreFrom) {
+  const std::string load = "  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, [%rd1], 16;";
+  for (const bool wmma : {true, false}) {
+    PtxBuffer out;
+    out.name = "out";
+    out.bytes = 1024;
+    auto src = run_ptx(ptx_module(kernel("k", wmma ? load : "")), "k.ptx", {out}, {parse_ptx_launch("k<<<1, 32>>>(out)")});
+    WarpAccess r;
+    while (src->next(r)) {
+    }
+    EXPECT_EQ(src->summary().note.find("wmma loads and stores issue the memory instructions ptxas makes for sm_80 and later") !=
+                  std::string::npos,
+              wmma);
   }
 }
 
