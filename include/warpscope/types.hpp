@@ -28,6 +28,13 @@ enum class CacheOp : std::uint8_t { Default, Ca, Cg, Cs, Lu, Cv, Nc, Wb, Wt };
 inline constexpr bool matrix_record_ok(Space space, unsigned size, CacheOp cache) {
   return space == Space::Shared && size == 16 && cache == CacheOp::Default;
 }
+// The lanes whose row addresses an ldmatrix / stmatrix of 1, 2 or 4 matrices reads: 8m..8m+7 for matrix m.
+inline constexpr std::uint32_t matrix_row_lanes(unsigned matrices) {
+  return matrices >= 4 ? 0xffffffffu : (1u << (8 * matrices)) - 1u;
+}
+// Which instructions through a generic address Nsight Compute counts as op_generic (LD / ST); generic
+// atomics and reductions keep their own counters (KernelInfo::generic_pcs).
+inline constexpr bool counted_as_generic(Op op) { return op == Op::Load || op == Op::Store; }
 
 // The operation of an atomic or reduction instruction, as its SASS opcode
 // names it (ATOMG.E.CAS, ATOMS.POPC.INC, REDG.E.ADD.F32 ...). A trace records it

@@ -568,7 +568,7 @@ GenericPcTables generic_tables_of(const tracer::SassListing& listing) {
   for (const auto& [name, function] : listing.functions) {
     std::set<std::uint64_t> pcs;
     for (const auto& [offset, ins] : function.memory)
-      if (ins.generic && (ins.op == Op::Load || ins.op == Op::Store)) pcs.insert(offset);
+      if (ins.generic && counted_as_generic(ins.op)) pcs.insert(offset);
     if (pcs.empty()) continue;
     out[tracer::demangle(name)] = pcs;
     out[name] = std::move(pcs);

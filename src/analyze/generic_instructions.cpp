@@ -6,7 +6,7 @@
 namespace warpscope {
 
 void count_as_generic(Counters& pc, Counters& kernel, Op op) {
-  if (op != Op::Load && op != Op::Store) return;
+  if (!counted_as_generic(op)) return;
   const bool load = op == Op::Load;
   std::uint64_t moved = 0;
   auto move = [&](std::uint64_t& from_pc, std::uint64_t& from_kernel) {

@@ -982,6 +982,21 @@ class Parser {
     return true;
   }
 
+  // A modifier of mma.sync or wmma.mma naming an element type (.tf32 taken as .f32 with in.tf32), appended
+  // to `types`, or the shape, read into in.mma_m/n/k. False when it is neither, or a shape that does not fit.
+  static bool matrix_type_or_shape(std::string_view x, Instruction& in, std::vector<Type>& types) {
+    if (x == "tf32") {
+      in.tf32 = true;
+      types.push_back(Type::F32);
+      return true;
+    }
+    if (auto t = parse_type(x)) {
+      types.push_back(*t);
+      return true;
+    }
+    return x.size() >= 6 && x[0] == 'm' && parse_mma_shape(x, in);
+  }
+
   // mma.sync.aligned.SHAPE.row.col{.satfinite}.D.A.B.C (PTX ISA 9.7.14.5.14): the shapes and types of
   // sm_80's tensor cores that nvcc's kernels use: m16n8k8 and m16n8k16 (.f16, .bf16 -> .f32 or .f16;
   // .tf32 -> .f32 at k8), m16n8k16 and m16n8k32 (.s8/.u8 -> .s32), m8n8k4 (.f64). C has D's type.
@@ -995,16 +1010,7 @@ class Parser {
       if (x == "row") row = true;
       else if (x == "col") col = true;
       else if (x == "satfinite") in.satfinite = true;
-      else if (x == "tf32") {
-        in.tf32 = true;
-        types.push_back(Type::F32);
-      } else if (auto t = parse_type(x)) {
-        types.push_back(*t);
-      } else if (x.size() >= 6 && x[0] == 'm') {
-        if (!parse_mma_shape(x, in)) ok = false;
-      } else {
-        ok = false;
-      }
+      else if (!matrix_type_or_shape(x, in, types)) ok = false;
     }
     if (!row || !col || types.size() != 4 || types[3] != types[0]) ok = false;
     if (ok) {
@@ -1058,14 +1064,7 @@ class Parser {
         in.satfinite = true;
       } else if (x == "rn") {
         continue;  // .f64: round to nearest, what the interpreter does
-      } else if (x == "tf32") {
-        in.tf32 = true;
-        types.push_back(Type::F32);
-      } else if (auto t = parse_type(x)) {
-        types.push_back(*t);
-      } else if (x.size() >= 6 && x[0] == 'm') {
-        if (!parse_mma_shape(x, in)) ok = false;
-      } else {
+      } else if (!matrix_type_or_shape(x, in, types)) {
         ok = false;
       }
     }

@@ -28,7 +28,7 @@ void Interpreter::Impl::matrix_move(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
   const Operand& addr = in.operands[load ? 1 : 0];
   const Operand& regs = in.operands[load ? 0 : 1];
   const int matrices = in.vec;
-  const std::uint32_t row_lanes = matrices == 4 ? 0xffffffffu : (1u << (8 * matrices)) - 1u;
+  const std::uint32_t row_lanes = matrix_row_lanes(static_cast<unsigned>(matrices));
   std::array<Place, 32> rows{};
   for (std::uint32_t b = row_lanes; b; b &= b - 1) {
     const int l = std::countr_zero(b);

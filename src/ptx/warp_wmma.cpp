@@ -94,7 +94,7 @@ void Interpreter::Impl::wmma_move(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
     }
     if (a.kind == WmmaAccess::Kind::Ldmatrix) {
       op = Op::LoadMatrix;
-      lanes = a.matrices == 4 ? 0xffffffffu : (1u << (8 * a.matrices)) - 1u;
+      lanes = matrix_row_lanes(a.matrices);
       for (std::uint32_t b = lanes; b; b &= b - 1)
         if (places[static_cast<std::size_t>(std::countr_zero(b))].space != Space::Shared)
           fault(w, in, std::countr_zero(b), "an ldmatrix row outside shared memory");

@@ -193,7 +193,7 @@ class AccelSimReader final : public AccelSimKernelReader {
       if (const auto kind = memory_kind(opcode); kind && kind->atomic_op != AtomicOp::Unknown)
         k.atomics.try_emplace(pc, kind->atomic_op);
     if (starts_with(opcode, "LD") || starts_with(opcode, "ST"))
-      if (const auto kind = memory_kind(opcode); kind && kind->generic && (kind->op == Op::Load || kind->op == Op::Store))
+      if (const auto kind = memory_kind(opcode); kind && kind->generic && counted_as_generic(kind->op))
         k.generic_pcs.insert(pc);
   }
 
@@ -342,9 +342,8 @@ class AccelSimReader final : public AccelSimKernelReader {
     if (is_matrix(rec.op)) {
       // NVBit gives every active lane's address register; the hardware reads the row addresses of
       // lanes 8m..8m+7 for matrix m and ignores the rest (PTX ISA ldmatrix). Rows are 16 bytes.
-      const unsigned m = matrix_count(opcode);
       rec.size = 16;
-      rec.active = LaneMask(*mask & (m == 4 ? 0xffffffffu : (1u << (8 * m)) - 1u));
+      rec.active = LaneMask(*mask & matrix_row_lanes(matrix_count(opcode)));
     }
     if (kind->generic && *mask != 0) {
       const std::uint64_t first = addr[static_cast<unsigned>(std::countr_zero(*mask))];

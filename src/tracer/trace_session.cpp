@@ -189,7 +189,7 @@ void TraceSession::on_launch(std::string_view payload) {
       for (const auto& [offset, ins] : a.sass->memory) {
         if (ins.line) info.lines[offset] = *ins.line;
         if (ins.atomic_op != AtomicOp::Unknown) info.atomics[offset] = ins.atomic_op;
-        if (ins.generic && (ins.op == Op::Load || ins.op == Op::Store)) info.generic_pcs.insert(offset);
+        if (ins.generic && counted_as_generic(ins.op)) info.generic_pcs.insert(offset);
       }
     }
     stats.kernel = sink_.begin_kernel(std::move(info));
