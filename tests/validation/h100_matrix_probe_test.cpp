@@ -8,7 +8,6 @@
 //    C, all equal to what the H100 computed (validation/h100/matrix_probe/run.txt).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -16,6 +15,7 @@
 
 #include "ptx/ptx_test_support.hpp"
 #include "test_support.hpp"
+#include "trace/trace_test_util.hpp"
 #include "tracer/demangle.hpp"
 #include "warpscope/validate.hpp"
 
@@ -23,13 +23,6 @@ namespace warpscope::test {
 namespace {
 
 const std::string kRoot = WARPSCOPE_SOURCE_DIR "/validation/";
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The same checks on the records of the GPU tracer (validation/h100/matrix_probe/matrix_probe.wst: its
 // Sanitizer patch of ldmatrix/stmatrix sends the row lanes only) and of the PTX interpreter.
@@ -91,7 +84,7 @@ TEST(H100MatrixProbe, InterpreterComputesWhatTheH100Computed) {
   // What the H100 printed: "checksum LABEL HEX" and "words LABEL W0 W1 ...".
   std::map<std::string, std::uint64_t> checksums;
   std::map<std::string, std::vector<std::uint32_t>> words;
-  std::istringstream run(slurp(kRoot + "h100/matrix_probe/run.txt"));
+  std::istringstream run(read_bytes(kRoot + "h100/matrix_probe/run.txt"));
   for (std::string line; std::getline(run, line);) {
     std::istringstream ls(line);
     std::string kind, label;
@@ -107,7 +100,7 @@ TEST(H100MatrixProbe, InterpreterComputesWhatTheH100Computed) {
   ASSERT_EQ(checksums.size(), 92u);
   ASSERT_EQ(words.size(), 6u);
 
-  PtxRun p(slurp(kRoot + "matrix_probe/matrix_probe.ptx"));
+  PtxRun p(read_bytes(kRoot + "matrix_probe/matrix_probe.ptx"));
   auto kernel = [&](const std::string& name) {
     for (const auto& [mangled, index] : p.module.function_index) {
       const std::string d = tracer::demangle(mangled);

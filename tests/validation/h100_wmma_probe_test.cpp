@@ -10,7 +10,6 @@
 //    and the generic LD.E / ST.E of the bf16, tf32 and f64 fragments as op_generic instructions.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -18,6 +17,7 @@
 
 #include "ptx/ptx_test_support.hpp"
 #include "test_support.hpp"
+#include "trace/trace_test_util.hpp"
 #include "tracer/demangle.hpp"
 #include "warpscope/ptx.hpp"
 #include "warpscope/validate.hpp"
@@ -26,13 +26,6 @@ namespace warpscope::test {
 namespace {
 
 const std::string kRoot = WARPSCOPE_SOURCE_DIR "/validation/";
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 TEST(H100WmmaProbe, CountersFromPtxMatchNsightCompute) {
   ValidateOptions o;
@@ -87,8 +80,8 @@ std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
 // The probe's launches, in its order (validation/wmma_probe/wmma_probe.run), each followed by the
 // checksums and register dumps the H100 printed after it (validation/h100/wmma_probe/run.txt).
 TEST(H100WmmaProbe, InterpreterComputesWhatTheH100Computed) {
-  const PtxScript script = parse_ptx_script(slurp(kRoot + "wmma_probe/wmma_probe.run"), "wmma_probe.run");
-  PtxRun p(slurp(kRoot + "wmma_probe/wmma_probe.ptx"));
+  const PtxScript script = parse_ptx_script(read_bytes(kRoot + "wmma_probe/wmma_probe.run"), "wmma_probe.run");
+  PtxRun p(read_bytes(kRoot + "wmma_probe/wmma_probe.ptx"));
   std::map<std::string, std::uint64_t> address;
   for (const auto& b : script.buffers) address[b.name] = p.buffer(b.name, b.bytes);
   std::map<std::string, std::string> mangled;
@@ -102,7 +95,7 @@ TEST(H100WmmaProbe, InterpreterComputesWhatTheH100Computed) {
     return std::vector<std::uint8_t>(b.begin() + static_cast<std::ptrdiff_t>(offset), b.begin() + static_cast<std::ptrdiff_t>(offset + n));
   };
 
-  std::istringstream run(slurp(kRoot + "h100/wmma_probe/run.txt"));
+  std::istringstream run(read_bytes(kRoot + "h100/wmma_probe/run.txt"));
   std::size_t launch = 0, checksums = 0, dumps = 0, words = 0;
   std::string kernel;
   std::vector<std::uint64_t> args;
