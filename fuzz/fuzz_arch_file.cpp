@@ -25,14 +25,16 @@ using namespace warpscope;
 void exercise(const ArchSpec& arch) {
   std::vector<WarpAccess> records;
   for (Space space : {Space::Global, Space::Shared, Space::Local, Space::Const, Space::Texture})
-    for (Op op : {Op::Load, Op::Store, Op::Atomic, Op::Reduction, Op::LoadMatrix, Op::StoreMatrix})
+    for (Op op : {Op::Load, Op::Store, Op::Atomic, Op::Reduction, Op::LoadMatrix, Op::StoreMatrix, Op::AsyncCopy})
       for (std::uint8_t size : {1, 2, 4, 8, 16}) {
         if ((space == Space::Const || space == Space::Texture) && op != Op::Load) continue;
         if (is_matrix(op) && (space != Space::Shared || size != 16)) continue;  // ldmatrix / stmatrix rows
+        if (op == Op::AsyncCopy && !async_copy_record_ok(space, size, CacheOp::Ca)) continue;  // cp.async sides
         WarpAccess a;
         a.space = space;
         a.op = op;
         a.size = size;
+        if (op == Op::AsyncCopy) a.cache = CacheOp::Ca;
         a.cta = static_cast<std::uint32_t>(records.size() % 3);
         a.warp = static_cast<std::uint16_t>(records.size() % 5);
         for (unsigned l = 0; l < kWarpSize; ++l) a.addr[l] = 0x10000 + std::uint64_t{l} * 3 * size * (1u + size % 3);

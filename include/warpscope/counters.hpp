@@ -35,6 +35,12 @@ struct Counters {
   // ldmatrix / stmatrix (LDSM / STSM), apart from shared_ld / shared_st; Nsight Compute's shared
   // wavefronts and bank conflicts of op_ld / op_st include them, and the metric table adds them there.
   SharedTraffic shared_ldsm, shared_stsm;
+  // cp.async (LDGSTS) on 8.0+, through L1 (ca) and bypassing it (cg): the global reads (requests, sectors,
+  // hits; Nsight Compute's l1tex__t_*_global_op_ld include them, its op_global_ld instructions do not) and
+  // the shared writes. An LDGSTS counts its instruction with its global read, or with its shared write where
+  // no read comes before it (validation/h100/async_probe).
+  L1Traffic global_ldgsts, global_ldgsts_bypass;
+  SharedTraffic shared_ldgsts, shared_ldgsts_bypass;
   std::uint64_t const_instructions = 0, const_serialization = 0;
   // Loads and stores through generic addresses (SASS LD / ST; KernelInfo::generic_pcs): their traffic is
   // in the spaces above, their warp instructions only here, as Nsight Compute counts them.

@@ -15,7 +15,12 @@ enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture };
 // LoadMatrix / StoreMatrix: ldmatrix / stmatrix (SASS LDSM / STSM, 7.5+ / 9.0+), shared memory only,
 // 16 bytes per lane: lanes 8m..8m+7 give the row addresses of 8x8 matrix m, so the active lanes are the
 // first 8, 16 or 32 (.x1, .x2, .x4) whatever the warp's mask (docs/PTX.md; validation/h100/matrix_probe).
-enum class Op : std::uint8_t { Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix };
+// AsyncCopy: cp.async (SASS LDGSTS, 8.0+), a copy from global to shared memory with no register between,
+// recorded as two records of one PC: its global read (the lanes that read, at their sources), then its
+// shared write (every lane that executed it, at its destination offset), each with the copy's cache
+// operator (ca: through L1; cg: LDGSTS.BYPASS) and its 4, 8 or 16 bytes a lane (docs/TRACE_FORMAT.md;
+// validation/h100/async_probe).
+enum class Op : std::uint8_t { Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy };
 inline constexpr bool is_matrix(Op o) { return o == Op::LoadMatrix || o == Op::StoreMatrix; }
 
 // PTX cache operators (PTX ISA "Cache Operators"; seed 001 "PTX Cache Operators").
@@ -27,6 +32,11 @@ enum class CacheOp : std::uint8_t { Default, Ca, Cg, Cs, Lu, Cv, Nc, Wb, Wt };
 // (the writers, the text reader and the fuzz harness check it; the native decoder by its type bytes).
 inline constexpr bool matrix_record_ok(Space space, unsigned size, CacheOp cache) {
   return space == Space::Shared && size == 16 && cache == CacheOp::Default;
+}
+// What a cp.async record must be: global or shared, 4, 8 or 16 bytes a lane, ca or cg (cg only of 16).
+inline constexpr bool async_copy_record_ok(Space space, unsigned size, CacheOp cache) {
+  return (space == Space::Global || space == Space::Shared) && (size == 4 || size == 8 || size == 16) &&
+         (cache == CacheOp::Ca || (cache == CacheOp::Cg && size == 16));
 }
 // The lanes whose row addresses an ldmatrix / stmatrix of 1, 2 or 4 matrices reads: 8m..8m+7 for matrix m.
 inline constexpr std::uint32_t matrix_row_lanes(unsigned matrices) {

@@ -331,6 +331,8 @@ void on_module_loaded(const Sanitizer_ResourceModuleData* md) {
         "sanitizerPatchInstructions(local)");
   check(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MATRIX_MEMORY_ACCESS, md->module, "ws_matrix"),
         "sanitizerPatchInstructions(matrix)");
+  check(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MEMCPY_ASYNC, md->module, "ws_memcpy_async"),
+        "sanitizerPatchInstructions(memcpy async)");
   check(sanitizerPatchModule(md->module), "sanitizerPatchModule");
   MessageWriter m(MessageType::Module);
   m.put_u64(reinterpret_cast<std::uint64_t>(md->module));

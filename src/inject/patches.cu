@@ -1,5 +1,6 @@
 // Device half of the GPU tracer: Compute Sanitizer patch functions, called in
-// every active thread before each global, shared and local memory instruction and ldmatrix / stmatrix
+// every active thread before each global, shared and local memory instruction, ldmatrix / stmatrix and
+// cp.async
 // (compiled with nvcc --fatbin --compile-as-tools-patch). The lanes of a warp
 // that execute the same instruction build one record together: the leader
 // claims a ring slot, the others add their addresses, and a warp whose
@@ -119,6 +120,15 @@ extern "C" __device__ __noinline__ SanitizerPatchResult ws_matrix(void* userdata
                                                                    uint32_t size, uint32_t flags, uint32_t count,
                                                                    const void*) {
   if (lane_id() < 8 * count) record(userdata, pc, address, size, flags, 19);
+  return SANITIZER_PATCH_SUCCESS;
+}
+
+// cp.async (LDGSTS): each lane's global source and shared destination offset, as two records (the
+// source first; the host keeps them together, tracer/trace_session.cpp).
+extern "C" __device__ __noinline__ SanitizerPatchResult ws_memcpy_async(void* userdata, uint64_t pc, void* src,
+                                                                         uint32_t dst, uint32_t size) {
+  record(userdata, pc, reinterpret_cast<uint64_t>(src), size, 0x1, 14);
+  record(userdata, pc, dst, size, 0x2, 114);
   return SANITIZER_PATCH_SUCCESS;
 }
 

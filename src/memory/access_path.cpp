@@ -35,6 +35,7 @@
 #include "memory/l2_thread.hpp"
 #include "memory/store_hits.hpp"
 #include "memory/system_impl.hpp"
+#include "rules/async_copy.hpp"
 #include "rules/atomic_passes.hpp"
 #include "rules/local_layout.hpp"
 
@@ -341,6 +342,7 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
                                                     Port& l2port) {
   if (rec.op == Op::Atomic || rec.op == Op::Reduction)
     if (auto passes = access_passes(rec, sm, pc_counters, l2port)) return *passes;
+  if (rec.op == Op::AsyncCopy) return access_async_copy(rec, sm, pc_counters, l2port);
   auto one = [&](const WarpAccess& part, bool counts_instruction) {
     memory::Delta d;
     const InstructionCounts c = sm_side(part, sm, counts_instruction, d, l2port);
@@ -355,6 +357,36 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
 }
 
 template <class Port>
+InstructionCounts MemorySystem::Impl::access_async_copy(const WarpAccess& rec, int sm, Counters* pc_counters,
+                                                        Port& l2port) {
+  const bool ldgsts = arch.cc_major >= 8;
+  const bool bypass = rec.cache == CacheOp::Cg;
+  WarpAccess part = rec;
+  part.op = rec.space == Space::Global ? Op::Load : Op::Store;
+  if (rec.space == Space::Shared) part.cache = CacheOp::Default;
+  memory::Delta d;
+  const InstructionCounts c = sm_side(part, sm, true, d, l2port);
+  const std::uint64_t warp_key = std::uint64_t{rec.cta} << 16 | rec.warp;
+  if (rec.space == Space::Global) {
+    async_sources[warp_key] = rec;
+    if (ldgsts && d.kind == Kind::GlobalLd) d.kind = bypass ? Kind::GlobalLdgstsBypass : Kind::GlobalLdgsts;
+  } else {
+    const auto source = async_sources.find(warp_key);
+    const bool paired = source != async_sources.end() && source->second.kernel == rec.kernel &&
+                        source->second.pc == rec.pc && source->second.cache == rec.cache;
+    if (ldgsts) {
+      const rules::AsyncCopyWavefronts w = rules::async_copy_wavefronts(rec, paired ? &source->second : nullptr);
+      d.kind = bypass ? Kind::SharedLdgstsBypass : Kind::SharedLdgsts;
+      // The instruction counts with its global read; alone where every lane zero-filled.
+      d.shared = SharedTraffic{paired ? 0u : 1u, w.wavefronts, w.ideal, w.conflicts};
+    }
+    if (source != async_sources.end()) async_sources.erase(source);
+  }
+  count(d, pc_counters);
+  return c;
+}
+
+template <class Port>
 InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, bool counts_instruction, Delta& d,
                                               Port& l2port) {
   const InstructionCounts c = rules::analyze_at_addresses(rec, arch, cfg.rules);
@@ -362,7 +394,7 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
     case MemoryPath::Shared:
       switch (rec.op) {
         case Op::Load: d.kind = Kind::SharedLd; break;
-        case Op::Store: d.kind = Kind::SharedSt; break;
+        case Op::Store: case Op::AsyncCopy: d.kind = Kind::SharedSt; break;
         case Op::LoadMatrix: d.kind = Kind::SharedLdsm; break;
         case Op::StoreMatrix: d.kind = Kind::SharedStsm; break;
         case Op::Atomic: case Op::Reduction: d.kind = Kind::SharedAtom; break;

@@ -32,6 +32,10 @@ void Counters::add(const Counters& o) {
   shared_atom.add(o.shared_atom);
   shared_ldsm.add(o.shared_ldsm);
   shared_stsm.add(o.shared_stsm);
+  global_ldgsts.add(o.global_ldgsts);
+  global_ldgsts_bypass.add(o.global_ldgsts_bypass);
+  shared_ldgsts.add(o.shared_ldgsts);
+  shared_ldgsts_bypass.add(o.shared_ldgsts_bypass);
   const_instructions += o.const_instructions;
   generic_ld_instructions += o.generic_ld_instructions;
   generic_st_instructions += o.generic_st_instructions;

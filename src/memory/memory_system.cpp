@@ -30,11 +30,15 @@ void apply(Counters& c, const Delta& d) {
     case Kind::LocalLd: c.local_ld.add(d.l1); break;
     case Kind::LocalSt: c.local_st.add(d.l1); break;
     case Kind::ReadOnlyLd: c.readonly_ld.add(d.l1); break;
+    case Kind::GlobalLdgsts: c.global_ldgsts.add(d.l1); break;
+    case Kind::GlobalLdgstsBypass: c.global_ldgsts_bypass.add(d.l1); break;
     case Kind::SharedLd: c.shared_ld.add(d.shared); return;
     case Kind::SharedSt: c.shared_st.add(d.shared); return;
     case Kind::SharedAtom: c.shared_atom.add(d.shared); return;
     case Kind::SharedLdsm: c.shared_ldsm.add(d.shared); return;
     case Kind::SharedStsm: c.shared_stsm.add(d.shared); return;
+    case Kind::SharedLdgsts: c.shared_ldgsts.add(d.shared); return;
+    case Kind::SharedLdgstsBypass: c.shared_ldgsts_bypass.add(d.shared); return;
     case Kind::Const:
       c.const_instructions += 1;
       c.const_serialization += d.const_serialization;
@@ -129,6 +133,7 @@ void MemorySystem::begin_kernel() {
   m.clock.begin_kernel(m.h.num_sms, 0);             // resident CTAs unknown
   m.coalescer.begin_kernel();
   m.constant_blocks.begin_kernel();
+  m.async_sources.clear();
 }
 
 void MemorySystem::begin_kernel(const OccupancyInput& launch) {

@@ -22,25 +22,40 @@ using S = SharedTraffic Counters::*;
 double ratio(double num, double den) { return den == 0 ? 0.0 : num / den; }
 double u(std::uint64_t v) { return static_cast<double>(v); }
 
-template <K k> double instructions(const Counters& c) { return u((c.*k).instructions); }
-template <K k> double requests(const Counters& c) { return u((c.*k).requests); }
-template <K k> double transactions(const Counters& c) { return u((c.*k).transactions); }
-template <K k> double sectors(const Counters& c) { return u((c.*k).sectors); }
-template <K k> double hits(const Counters& c) { return u((c.*k).sector_hits); }
-template <K k> double misses(const Counters& c) { return u((c.*k).sector_misses()); }
-template <K k> double moved(const Counters& c) { return u((c.*k).bytes_moved); }
-template <K k> double needed(const Counters& c) { return u((c.*k).bytes_needed); }
-template <K k> double sectors_per_request(const Counters& c) { return ratio(u((c.*k).sectors), u((c.*k).requests)); }
-template <K k> double transactions_per_request(const Counters& c) {
-  return ratio(u((c.*k).transactions), u((c.*k).requests));
+// Traffic `k` plus `extra`, which the tag-stage counters of `k` include (global loads: the global
+// reads of cp.async, validation/h100/async_probe); instruction counts are k's alone.
+template <K k, K... extra> L1Traffic l1(const Counters& c) {
+  L1Traffic t = c.*k;
+  (t.add(c.*extra), ...);
+  return t;
 }
-template <K k> double hit_rate(const Counters& c) { return 100.0 * ratio(u((c.*k).sector_hits), u((c.*k).sectors)); }
+template <K k, K... extra> double instructions(const Counters& c) { return u((c.*k).instructions); }
+template <K... k> double requests(const Counters& c) { return u(l1<k...>(c).requests); }
+template <K... k> double transactions(const Counters& c) { return u(l1<k...>(c).transactions); }
+template <K... k> double sectors(const Counters& c) { return u(l1<k...>(c).sectors); }
+template <K... k> double hits(const Counters& c) { return u(l1<k...>(c).sector_hits); }
+template <K... k> double misses(const Counters& c) { return u(l1<k...>(c).sector_misses()); }
+template <K... k> double moved(const Counters& c) { return u(l1<k...>(c).bytes_moved); }
+template <K... k> double needed(const Counters& c) { return u(l1<k...>(c).bytes_needed); }
+template <K... k> double sectors_per_request(const Counters& c) {
+  const L1Traffic t = l1<k...>(c);
+  return ratio(u(t.sectors), u(t.requests));
+}
+template <K... k> double transactions_per_request(const Counters& c) {
+  const L1Traffic t = l1<k...>(c);
+  return ratio(u(t.transactions), u(t.requests));
+}
+template <K... k> double hit_rate(const Counters& c) {
+  const L1Traffic t = l1<k...>(c);
+  return 100.0 * ratio(u(t.sector_hits), u(t.sectors));
+}
 // Bus utilization: bytes the lanes used per byte moved (seed001 "Bus utilization").
-template <K k> double efficiency(const Counters& c) {
-  return 100.0 * ratio(u((c.*k).bytes_needed), u((c.*k).bytes_moved));
+template <K... k> double efficiency(const Counters& c) {
+  const L1Traffic t = l1<k...>(c);
+  return 100.0 * ratio(u(t.bytes_needed), u(t.bytes_moved));
 }
-template <K k> double wasted(const Counters& c) {
-  const L1Traffic& t = c.*k;
+template <K... k> double wasted(const Counters& c) {
+  const L1Traffic t = l1<k...>(c);
   return t.bytes_moved > t.bytes_needed ? u(t.bytes_moved - t.bytes_needed) : 0.0;
 }
 
@@ -66,9 +81,21 @@ template <S s, S m = nullptr> double sh_efficiency(const Counters& c) {
 
 template <std::uint64_t Counters::*f> double field(const Counters& c) { return u(c.*f); }
 
+// A cp.async counts its instruction with its global read, or with its shared write where it has no read
+// (every lane zero-filled; memory/access_path.cpp access_async_copy).
+double ldgsts_instructions(const Counters& c, bool bypass) {
+  return bypass ? u(c.global_ldgsts_bypass.instructions + c.shared_ldgsts_bypass.instructions)
+                : u(c.global_ldgsts.instructions + c.shared_ldgsts.instructions);
+}
+
 constexpr auto A = MetricScope::Always;
 constexpr auto C = MetricScope::CachedGpus;
 constexpr auto L = MetricScope::WithL1;
+constexpr auto G = MetricScope::AsyncCopy;
+
+// Global loads: LDG and the global reads of cp.async (LDGSTS), as Nsight Compute's tag-stage counters of
+// op_ld count them (its instruction counter leaves LDGSTS out).
+#define WS_GLOBAL_LD &Counters::global_ld, &Counters::global_ldgsts, &Counters::global_ldgsts_bypass
 
 // One L1 traffic kind: 14 rows. `mem_op` is the ncu suffix ("global_op_ld").
 #define WS_L1_ROWS(key, k, mem_op, inst_ncu, listed, nv_inst, nv_req, nv_tx, nv_tpr, nv_hit, nv_hit_fk, nv_eff)        \
@@ -194,7 +221,7 @@ std::string_view strip_suffix(std::string_view name);
 const std::vector<MetricName>& table() {
   static const std::vector<MetricName> rows = [] {
     std::vector<MetricName> r = {
-      WS_L1_ROWS("global_ld", &Counters::global_ld, "global_op_ld", "smsp__inst_executed_op_global_ld.sum", true,
+      WS_L1_ROWS("global_ld", WS_GLOBAL_LD, "global_op_ld", "smsp__inst_executed_op_global_ld.sum", true,
                  "inst_executed_global_loads", "global_load_requests", "gld_transactions",
                  "gld_transactions_per_request", "global_hit_rate", "l1_cache_global_hit_rate", "gld_efficiency"),
       WS_L1_ROWS("global_st", &Counters::global_st, "global_op_st", "smsp__inst_executed_op_global_st.sum", true,
@@ -236,6 +263,54 @@ const std::vector<MetricName>& table() {
       WS_MATRIX_ROWS("ldsm", &Counters::shared_ldsm, "smsp__inst_executed_op_ldsm.sum", "ldsm", "ldmatrix (LDSM)"),
       WS_MATRIX_ROWS("stsm", &Counters::shared_stsm, "smsp__inst_executed_op_shared_stsm.sum", "stsm",
                      "stmatrix (STSM)"),
+
+      // cp.async (LDGSTS, 8.0+), through L1 (cache_access) and bypassing it (cache_bypass):
+      // validation/h100/async_probe. Instructions and wavefronts come from the shared writes, requests,
+      // sectors and hits from the global reads.
+      {"ldgsts.instructions", "smsp__inst_executed_op_ldgsts.sum", "", "", "instructions",
+       "warp-level cp.async instructions (LDGSTS)", G,
+       [](const Counters& c) { return ldgsts_instructions(c, false) + ldgsts_instructions(c, true); }, true},
+      {"ldgsts.instructions_cache_access", "smsp__sass_inst_executed_op_ldgsts_cache_access.sum", "", "",
+       "instructions", "cp.async.ca: through L1", G, [](const Counters& c) { return ldgsts_instructions(c, false); },
+       true},
+      {"ldgsts.instructions_cache_bypass", "smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum", "", "",
+       "instructions", "cp.async.cg: bypassing L1 (LDGSTS.BYPASS)", G,
+       [](const Counters& c) { return ldgsts_instructions(c, true); }, true},
+      {"ldgsts.requests", "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum", "", "", "requests",
+       "requests of the global reads (none where every lane zero-fills)", G,
+       &requests<&Counters::global_ldgsts, &Counters::global_ldgsts_bypass>, true},
+      // The tag stage's own count has a request also for a cp.async.ca whose lanes all zero-fill (the
+      // SASS-patched one above has none): async_probe zfill_*; those are the shared writes with no read.
+      {"ldgsts.requests_cache_access", "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", "", "",
+       "requests", "requests of cp.async.ca at the L1 tag stage, zero-filling ones included", G,
+       [](const Counters& c) { return u(c.global_ldgsts.requests + c.shared_ldgsts.instructions); }, true},
+      {"ldgsts.requests_cache_bypass", "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum",
+       "", "", "requests", "requests of the global reads bypassing L1", G,
+       &requests<&Counters::global_ldgsts_bypass>, true},
+      {"ldgsts.sectors", "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", "", "", "sectors",
+       "32 B sectors the global reads asked for", G,
+       &sectors<&Counters::global_ldgsts, &Counters::global_ldgsts_bypass>, true},
+      {"ldgsts.sectors_cache_access", "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", "", "",
+       "sectors", "sectors of the global reads through L1", G, &sectors<&Counters::global_ldgsts>, true},
+      {"ldgsts.sectors_cache_bypass", "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", "",
+       "", "sectors", "sectors of the global reads bypassing L1", G, &sectors<&Counters::global_ldgsts_bypass>, true},
+      {"ldgsts.sector_hits", "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_hit.sum", "", "",
+       "sectors", "sectors of cp.async.ca found in L1", G, &hits<&Counters::global_ldgsts>, true},
+      {"ldgsts.sector_misses", "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_miss.sum", "", "",
+       "sectors", "sectors of cp.async.ca not found in L1", G, &misses<&Counters::global_ldgsts>, true},
+      {"ldgsts.hit_rate", "", "", "", "%", "L1 sector hit rate of cp.async.ca", G, &hit_rate<&Counters::global_ldgsts>,
+       true},
+      {"ldgsts.wavefronts", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "", "",
+       "wavefronts", "passes of the shared writes through the banks", G,
+       &sh_wavefronts<&Counters::shared_ldgsts, &Counters::shared_ldgsts_bypass>, true},
+      {"ldgsts.ideal_wavefronts", "", "", "", "wavefronts", "passes without bank conflicts", G,
+       &sh_ideal<&Counters::shared_ldgsts, &Counters::shared_ldgsts_bypass>, true},
+      {"ldgsts.bank_conflicts", "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "", "",
+       "conflicts", "wavefronts beyond the ideal (cp.async.ca; .cg counts none)", G,
+       &sh_conflicts<&Counters::shared_ldgsts, &Counters::shared_ldgsts_bypass>, true},
+      {"ldgsts.data_bank_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "", "",
+       "conflicts", "the same, as the L1's data stage counts them (other traffic adds some)", G,
+       &sh_conflicts<&Counters::shared_ldgsts, &Counters::shared_ldgsts_bypass>, true},
 
       // Listed by this ncu on the H100 (validation/h100/wmma_probe/wmma_probe.ncu.csv), not in the reference list.
       {"generic_ld.instructions", "smsp__inst_executed_op_generic_ld.sum", "", "", "instructions",
@@ -320,6 +395,7 @@ const std::vector<MetricName>& table() {
 #undef WS_L1_ROWS
 #undef WS_SHARED_ROWS
 #undef WS_MATRIX_ROWS
+#undef WS_GLOBAL_LD
 
 std::string_view strip_suffix(std::string_view name) {
   for (std::string_view suffix : {".sum", ".pct", ".ratio", ".avg", ".max"})
@@ -339,6 +415,7 @@ bool applies(const MetricName& m, const ArchSpec& arch) {
     case MetricScope::Always: return true;
     case MetricScope::CachedGpus: return !tesla;
     case MetricScope::WithL1: return !tesla;
+    case MetricScope::AsyncCopy: return arch.cc_major >= 8;
   }
   return true;
 }

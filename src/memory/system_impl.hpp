@@ -6,6 +6,7 @@
 #include <bit>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "memory/hierarchy.hpp"
@@ -24,7 +25,8 @@ namespace memory {
 
 // Which L1Traffic of Counters a record adds to.
 enum class Kind : std::uint8_t { GlobalLd, GlobalSt, GlobalAtom, LocalLd, LocalSt, ReadOnlyLd, SharedLd, SharedSt,
-                                 SharedAtom, SharedLdsm, SharedStsm, Const };
+                                 SharedAtom, SharedLdsm, SharedStsm, GlobalLdgsts, GlobalLdgstsBypass,
+                                 SharedLdgsts, SharedLdgstsBypass, Const };
 
 // What one record adds, applied to the kernel counters and to the caller's
 // per-PC counters.
@@ -118,6 +120,14 @@ struct MemorySystem::Impl {
   // sm_side, counted into the kernel and `pc_counters`.
   template <class Port>
   InstructionCounts access_record(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
+  // A cp.async record (Op::AsyncCopy): its global read as a load of its cache operator, its shared write
+  // as wavefronts (rules/async_copy.hpp) that depend on the read before it; on 8.0+ counted as LDGSTS,
+  // before 8.0 (a what-if) as the load and shared store it would take there.
+  template <class Port>
+  InstructionCounts access_async_copy(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
+  // Per warp (CTA << 16 | warp), the global record of its last cp.async, which the shared record of the
+  // same instruction (that warp's next record) pairs with; records of other warps may come between.
+  std::unordered_map<std::uint64_t, WarpAccess> async_sources;
   // An atomic served pass by pass, or a shared CAS (rules/atomic_passes.hpp); nullopt when
   // `rec` is served whole. Out of line: only atomics and reductions come here.
   template <class Port>

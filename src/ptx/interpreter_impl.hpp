@@ -578,24 +578,32 @@ struct Interpreter::Impl {
   // rounded to its format; cvt of two floats to a pair (warp_alu.cpp).
   void half_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
 
-  // cp.async.ca/cg.shared.global [dst], [src], bytes{, src bytes}: the copy happens at once (its
-  // commit and wait are no-ops); the record is the global read, as Accel-Sim's traces read LDGSTS.
+  // cp.async.ca/cg.shared.global [dst], [src], bytes{, src bytes | ignore-src predicate}: the copy happens
+  // at once (its commit and wait are no-ops). Two records, as LDGSTS counts them (types.hpp Op::AsyncCopy):
+  // the global read of the lanes that read (src bytes above 0, source not ignored), then the shared write
+  // of every lane.
   void cp_async(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec) {
     const auto bytes = static_cast<std::uint32_t>(in.operands[2].imm);
-    std::array<Place, 32> places{};
+    std::array<Place, 32> sources{}, destinations{};
+    std::uint32_t reading = 0;
     for (std::uint32_t b = exec; b; b &= b - 1) {
       const int l = std::countr_zero(b);
-      const std::uint64_t src_bytes = in.operands.size() > 3 && in.operands[3].kind != OperandKind::Address
-                                          ? std::min<std::uint64_t>(value(c, w, f, in.operands[3], l), bytes)
-                                          : bytes;
-      Place dst;
+      std::uint64_t src_bytes = bytes;
+      if (in.operands.size() > 3 && in.operands[3].kind != OperandKind::Address) {
+        const std::uint64_t v = value(c, w, f, in.operands[3], l);
+        src_bytes = in.ignore_src ? (v != 0 ? 0 : bytes) : std::min<std::uint64_t>(v, bytes);
+      }
+      Place& dst = destinations[static_cast<std::size_t>(l)];
       locate(c, w, f, in, l, StateSpace::Shared, address_of(f, in.operands[0], l), bytes, dst);
-      Place& src = places[static_cast<std::size_t>(l)];
-      locate(c, w, f, in, l, StateSpace::Global, address_of(f, in.operands[1], l), bytes, src);
       std::memset(dst.p, 0, bytes);
+      if (src_bytes == 0) continue;  // zero-filled: no global read
+      Place& src = sources[static_cast<std::size_t>(l)];
+      locate(c, w, f, in, l, StateSpace::Global, address_of(f, in.operands[1], l), bytes, src);
       std::memcpy(dst.p, src.p, static_cast<std::size_t>(src_bytes));
+      reading |= 1u << l;
     }
-    emit(c, w, f, pc, in, Op::Load, static_cast<std::uint8_t>(bytes), places, exec);
+    emit(c, w, f, pc, in, Op::AsyncCopy, static_cast<std::uint8_t>(bytes), sources, reading);
+    emit(c, w, f, pc, in, Op::AsyncCopy, static_cast<std::uint8_t>(bytes), destinations, exec);
   }
 };
 

@@ -739,6 +739,9 @@ class Parser {
     }
     take();  // ;
     check_operands(in);
+    if (in.op == Opcode::CpAsync && in.operands.size() > 3 && in.operands[3].kind == OperandKind::Reg &&
+        f.registers[static_cast<std::size_t>(in.operands[3].reg)].type == Type::Pred)
+      in.ignore_src = true;  // cp.async [d], [s], 16, p: p set reads nothing and fills zeros
     f.code.push_back(std::move(in));
   }
 

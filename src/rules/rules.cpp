@@ -11,7 +11,7 @@ MemoryPath global_path(const WarpAccess& a, const ArchSpec& arch) {
   if (arch.rules == RulesFamily::TeslaStrict || arch.rules == RulesFamily::TeslaRelaxed) return MemoryPath::Dram;
   // Stores, atomics and reductions are not cached in the SM before 7.0: they
   // invalidate the L1 line and go to L2 in 32 B segments (seed001 "GMEM Writes").
-  const bool is_load = a.op == Op::Load;
+  const bool is_load = a.op == Op::Load || a.op == Op::AsyncCopy;  // a cp.async's global side reads
   if (a.space == Space::Texture) return MemoryPath::ReadOnly;
   if (a.space == Space::Local) {
     if (arch.rules == RulesFamily::Volta) return MemoryPath::L1;

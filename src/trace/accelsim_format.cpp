@@ -45,12 +45,7 @@ std::optional<Kind> memory_kind(std::string_view opcode) {
     k.op = opcode[0] == 'L' ? Op::LoadMatrix : Op::StoreMatrix;
     return k;
   }
-  // LDGSTS (cp.async): the post-processed trace keeps its global side; .BYPASS skips L1 (cp.async.cg).
-  if (starts_with(opcode, "LDGSTS")) {
-    Kind k;
-    k.cache = opcode.find(".BYPASS") != std::string_view::npos ? CacheOp::Cg : CacheOp::Default;
-    return k;
-  }
+  // LDGSTS (cp.async) is classified with the others: the post-processed trace keeps its global side only.
   const auto ins = tracer::classify_memory_opcode(opcode);
   if (!ins) return std::nullopt;
   return Kind{ins->space, ins->op, ins->cache, ins->atomic_op, ins->generic};

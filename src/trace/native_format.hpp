@@ -54,6 +54,9 @@ inline constexpr unsigned kAddrModeShift = 6;
 // In the second type byte, over the cache operator: the record is ldmatrix (op ld) or stmatrix (op st),
 // shared, 16 bytes, default cache operator. Readers before it reject such a byte as a bad cache operator.
 inline constexpr std::uint8_t kTypeMatrix = 0x10;
+// In the second type byte too: the record is one side of a cp.async (Op::AsyncCopy; op bits ld), its global
+// read or its shared write, 4, 8 or 16 bytes, cache operator ca or cg. Readers before it reject the byte.
+inline constexpr std::uint8_t kTypeAsyncCopy = 0x20;
 enum class AddrMode : std::uint8_t { None = 0, Stride = 1, Deltas = 2 };
 // Longest possible encoding of one record.
 // tag, kernel, cta, warp, sm, type, mask, pc, base, then 31 deltas or 1 stride.

@@ -40,11 +40,12 @@ namespace {
 // Records reach the encoder through check_record(): sizes are powers of two up to 16.
 std::uint8_t type_byte_a(const WarpAccess& r) {
   const auto size_log2 = static_cast<unsigned>(std::countr_zero(unsigned{r.size}));
-  const Op op = r.op == Op::LoadMatrix ? Op::Load : r.op == Op::StoreMatrix ? Op::Store : r.op;
+  const Op op = r.op == Op::LoadMatrix || r.op == Op::AsyncCopy ? Op::Load : r.op == Op::StoreMatrix ? Op::Store : r.op;
   return static_cast<std::uint8_t>(static_cast<unsigned>(r.space) | static_cast<unsigned>(op) << 3 | size_log2 << 5);
 }
 std::uint8_t type_byte_b(const WarpAccess& r) {
-  return static_cast<std::uint8_t>(static_cast<unsigned>(r.cache) | (is_matrix(r.op) ? kTypeMatrix : 0u));
+  return static_cast<std::uint8_t>(static_cast<unsigned>(r.cache) | (is_matrix(r.op) ? kTypeMatrix : 0u) |
+                                   (r.op == Op::AsyncCopy ? kTypeAsyncCopy : 0u));
 }
 
 }  // namespace
@@ -158,13 +159,20 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
     if (end_ - p_ < 2) return fail("the chunk data ends inside a record");
     const std::uint8_t a = p_[0], b = p_[1];
     if ((a & 7u) > static_cast<unsigned>(Space::Texture) || (a >> 5) > 4 ||
-        (b & ~kTypeMatrix) > static_cast<unsigned>(CacheOp::Wt))
+        (b & ~(kTypeMatrix | kTypeAsyncCopy)) > static_cast<unsigned>(CacheOp::Wt))
       return fail("bad space, size or cache operator code");
     // ldmatrix / stmatrix: shared ld / st of 16 bytes with the default cache operator.
     if ((b & kTypeMatrix) != 0) {
       constexpr unsigned kSharedLd16 = static_cast<unsigned>(Space::Shared) | 4u << 5, kSharedSt16 = kSharedLd16 | 1u << 3;
       if ((a != kSharedLd16 && a != kSharedSt16) || b != kTypeMatrix)
         return fail("a matrix (ldsm/stsm) record that is not a 16-byte shared load or store");
+    }
+    // cp.async: a global or shared "load" of 4, 8 or 16 bytes, ca or cg.
+    if ((b & kTypeAsyncCopy) != 0) {
+      const auto space = static_cast<Space>(a & 7u);
+      const auto cache = static_cast<CacheOp>(b & ~kTypeAsyncCopy);
+      if ((b & kTypeMatrix) != 0 || ((a >> 3) & 3u) != 0 || !async_copy_record_ok(space, 1u << (a >> 5), cache))
+        return fail("a cp.async (ldgsts) record that is not a global or shared copy of 4, 8 or 16 bytes, ca or cg");
     }
     s.type_a = a;
     s.type_b = b;
@@ -187,8 +195,9 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   r.space = static_cast<Space>(s.type_a & 7u);
   r.op = static_cast<Op>((s.type_a >> 3) & 3u);
   if (s.type_b & kTypeMatrix) r.op = r.op == Op::Load ? Op::LoadMatrix : Op::StoreMatrix;
+  if (s.type_b & kTypeAsyncCopy) r.op = Op::AsyncCopy;
   r.size = static_cast<std::uint8_t>(1u << (s.type_a >> 5));
-  r.cache = static_cast<CacheOp>(s.type_b & ~kTypeMatrix);
+  r.cache = static_cast<CacheOp>(s.type_b & ~(kTypeMatrix | kTypeAsyncCopy));
   const std::uint32_t m = s.mask;
   r.mask = m;
   r.stride = 0;

@@ -269,6 +269,9 @@ class TextReader final : public TraceSource {
     if (is_matrix(r.op) && !matrix_record_ok(r.space, r.size, r.cache))
       lex_.fail(t[0].column, fmt::format("a {} record is a 16-byte shared access with the default cache operator "
                                          "(e.g. 'shared {} 16')", to_string(r.op), to_string(r.op)));
+    if (r.op == Op::AsyncCopy && !async_copy_record_ok(r.space, r.size, r.cache))
+      lex_.fail(t[0].column, "an ldgsts (cp.async) record is a global read or a shared write of 4, 8 or 16 bytes "
+                             "with cache operator ca or cg, cg of 16 bytes only (e.g. 'global ldgsts 16 cg')");
     if (r.kernel >= kernels_.size())
       lex_.fail(t[0].column, fmt::format("record of kernel {}, but only {} kernel lines come before it", r.kernel,
                                          kernels_.size()));
@@ -303,7 +306,7 @@ class TextReader final : public TraceSource {
       }
       case 1: {
         const auto o = parse_op(t.value);
-        if (!o) lex_.fail(t.column, fmt::format("expected an operation (ld, st, atom, red, ldsm, stsm), found {}", shown(t.value)));
+        if (!o) lex_.fail(t.column, fmt::format("expected an operation (ld, st, atom, red, ldsm, stsm, ldgsts), found {}", shown(t.value)));
         r.op = *o;
         return;
       }

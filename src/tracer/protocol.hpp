@@ -42,6 +42,9 @@ inline constexpr std::uint8_t kFlagRead = 0x1, kFlagWrite = 0x2, kFlagAtomSys = 
 // A record's space: 3 global, 4 shared, 5 local, and the rows of an ldmatrix / stmatrix (shared offsets of
 // the row lanes only; SANITIZER_INSTRUCTION_MATRIX_MEMORY_ACCESS).
 inline constexpr std::uint8_t kSpaceMatrix = 19;
+// The two sides of a cp.async (SANITIZER_INSTRUCTION_MEMCPY_ASYNC = 14): its global source (14), then its
+// shared destination offset (a code of our own, 114), from one callback of every lane that executes it.
+inline constexpr std::uint8_t kSpaceAsyncGlobal = 14, kSpaceAsyncShared = 114;
 
 // Lane addresses of a record: either base + rank * stride for the active lanes
 // in lane order (rank = index among active lanes), or one u64 per active lane.

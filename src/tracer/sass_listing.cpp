@@ -55,6 +55,8 @@ constexpr std::array kMemoryOpcodes{
     BaseOpcode{"ATOMG", Space::Global, Op::Atomic, false}, BaseOpcode{"ATOMS", Space::Shared, Op::Atomic, false},
     BaseOpcode{"ATOM", Space::Global, Op::Atomic, true},  BaseOpcode{"REDG", Space::Global, Op::Reduction, false},
     BaseOpcode{"RED", Space::Global, Op::Reduction, true},
+    // cp.async: the global side (the memcpy-async callback also gives the shared destination)
+    BaseOpcode{"LDGSTS", Space::Global, Op::AsyncCopy, false},
 };
 
 bool has(const std::vector<std::string_view>& mods, std::string_view m) {
@@ -137,7 +139,9 @@ std::optional<SassInstruction> classify_memory_opcode(std::string_view opcode) {
     ins.space = b.space;
     ins.op = b.op;
     ins.generic = b.generic;
-    ins.cache = cache_op_from_modifiers(opcode, b.op);
+    // LDGSTS.E.BYPASS is cp.async.cg; every other LDGSTS goes through L1 (.ca).
+    ins.cache = b.op == Op::AsyncCopy ? (has(split_dots(opcode), "BYPASS") ? CacheOp::Cg : CacheOp::Ca)
+                                      : cache_op_from_modifiers(opcode, b.op);
     if (b.op == Op::Atomic || b.op == Op::Reduction) ins.atomic_op = atomic_op_from_modifiers(opcode);
     return ins;
   }

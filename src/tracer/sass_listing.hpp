@@ -55,8 +55,8 @@ struct SassListing {
 SassListing parse_sass_listing(std::string_view text);
 
 // The memory instruction an opcode (with modifiers) names, or nullopt when it
-// is not a load/store/atomic/reduction the access callbacks report (LDC, LDSM,
-// LDGSTS, ... are not).
+// is not a load/store/atomic/reduction or cp.async (LDGSTS: Op::AsyncCopy, ca or cg) the access
+// callbacks report (LDC, LDSM, ... are not).
 std::optional<SassInstruction> classify_memory_opcode(std::string_view opcode);
 
 // The PTX cache operator behind an opcode's modifiers, as ptxas encodes them:

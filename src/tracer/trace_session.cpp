@@ -213,7 +213,8 @@ void TraceSession::on_records(std::string_view payload) {
     if (!stats.kernel)
       throw InputError(fmt::format("tracer stream byte {}: record of launch {}, which is not traced", offset_, h.launch));
     const bool matrix = h.space == kSpaceMatrix;  // ldmatrix / stmatrix rows (shared offsets)
-    if (((h.space < 3 || h.space > 5) && !matrix) || h.mask == 0 || h.form > 1)
+    const bool async = h.space == kSpaceAsyncGlobal || h.space == kSpaceAsyncShared;  // cp.async sides
+    if (((h.space < 3 || h.space > 5) && !matrix && !async) || h.mask == 0 || h.form > 1)
       throw InputError(fmt::format("tracer stream byte {}: malformed record (space {}, mask {:#x}, form {})", offset_,
                                    h.space, h.mask, h.form));
     rec.kernel = *stats.kernel;
@@ -221,7 +222,9 @@ void TraceSession::on_records(std::string_view payload) {
     rec.warp = h.warp;
     rec.sm = static_cast<std::int16_t>(h.sm);
     rec.pc = h.pc - it->second.function_pc;
-    rec.space = h.space == 3 ? Space::Global : h.space == 5 ? Space::Local : Space::Shared;
+    rec.space = h.space == 3 || h.space == kSpaceAsyncGlobal ? Space::Global
+                : h.space == 5                             ? Space::Local
+                                                           : Space::Shared;
     rec.active = LaneMask{h.mask};
     rec.addr.fill(0);
     if (h.form == static_cast<std::uint8_t>(AddressForm::Strided)) {
@@ -240,6 +243,28 @@ void TraceSession::on_records(std::string_view payload) {
     }
     rec.size = h.size;
     const SassInstruction* ins = it->second.sass ? it->second.sass->at(rec.pc) : nullptr;
+    if (async) {
+      // LDGSTS: .ca or .cg from the SASS (LDGSTS.E.BYPASS: cg); ca without a listing.
+      rec.op = Op::AsyncCopy;
+      rec.cache = ins && ins->op == Op::AsyncCopy ? ins->cache : CacheOp::Ca;
+      rec.atomic_op = AtomicOp::Unknown;
+      if (!async_copy_record_ok(rec.space, rec.size, rec.cache))
+        throw InputError(fmt::format("tracer stream byte {}: a cp.async record of {} bytes a lane", offset_, h.size));
+      auto& reads = it->second.async_reads;
+      const auto key = std::make_tuple(rec.cta, rec.warp, rec.pc);
+      if (h.space == kSpaceAsyncGlobal) {
+        reads[key] = rec;  // written with its shared write, next
+        continue;
+      }
+      if (auto r = reads.find(key); r != reads.end()) {
+        sink_.write(r->second);
+        ++records_;
+        reads.erase(r);
+      }
+      sink_.write(rec);
+      ++records_;
+      continue;
+    }
     if (matrix) {
       if (h.size != 16)
         throw InputError(fmt::format("tracer stream byte {}: a matrix record of {} bytes a lane (ldmatrix rows are 16)",
@@ -271,6 +296,10 @@ void TraceSession::on_launch_end(std::string_view payload) {
   if (it == active_.end())
     throw InputError(fmt::format("tracer stream byte {}: end of launch {}, which was never announced", offset_, b.launch));
   LaunchStats& stats = launches_[it->second.stats];
+  for (const auto& [key, read] : it->second.async_reads) {  // reads whose writes never came: kept alone
+    sink_.write(read);
+    ++records_;
+  }
   stats.ended = true;
   stats.complete = b.complete != 0;
   stats.executed = b.executed;

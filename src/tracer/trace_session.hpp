@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tracer/demangle.hpp"
@@ -73,6 +74,9 @@ class TraceSession {
     std::size_t stats = 0;  // index in launches_
     std::uint64_t function_pc = 0;
     const SassFunction* sass = nullptr;
+    // cp.async global reads waiting for their shared writes, by (CTA, warp, PC): the trace holds the two
+    // records of one LDGSTS next to each other (types.hpp Op::AsyncCopy), whatever other warps wrote between.
+    std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint64_t>, WarpAccess> async_reads;
   };
 
   void handle(MessageType type, std::string_view payload);

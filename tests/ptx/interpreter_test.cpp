@@ -235,7 +235,7 @@ TEST(PtxInterpreter, LocalAndGenericAccessesCarryWindowOffsets) {
   for (std::size_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), 2 * t);
 }
 
-TEST(PtxInterpreter, CpAsyncCopiesAtOnceAndRecordsTheGlobalRead) {
+TEST(PtxInterpreter, CpAsyncCopiesAtOnceAndRecordsBothSides) {
   // 32 threads copy 16 B each from in + 16 t into shared memory, then read it back reversed.
   PtxRun run(ptx_module(R"(.visible .entry cp(.param .u64 out, .param .u64 in)
 {
@@ -267,13 +267,73 @@ TEST(PtxInterpreter, CpAsyncCopiesAtOnceAndRecordsTheGlobalRead) {
   const std::uint64_t out = run.buffer("out", 128), in = run.buffer("in", 512);
   for (std::size_t i = 0; i < 128; ++i) run.write<std::uint32_t>("in", i, static_cast<std::uint32_t>(i));
   const auto rec = run.launch("cp", {1, 1, 1}, {32, 1, 1}, {out, in});
-  ASSERT_EQ(rec.size(), 3u);
+  // The LDGSTS is two records (types.hpp Op::AsyncCopy): the global read, then the shared write.
+  ASSERT_EQ(rec.size(), 4u);
   EXPECT_EQ(rec[0].space, Space::Global);
-  EXPECT_EQ(rec[0].op, Op::Load);
+  EXPECT_EQ(rec[0].op, Op::AsyncCopy);
   EXPECT_EQ(rec[0].size, 16u);
   EXPECT_EQ(rec[0].cache, CacheOp::Cg);
   EXPECT_EQ(rec[0].addr[3], in + 48);
+  EXPECT_EQ(rec[1].space, Space::Shared);
+  EXPECT_EQ(rec[1].op, Op::AsyncCopy);
+  EXPECT_EQ(rec[1].cache, CacheOp::Cg);
+  EXPECT_EQ(rec[1].pc, rec[0].pc);
+  EXPECT_EQ(rec[1].addr[3] - rec[1].addr[0], 48u);
+  EXPECT_EQ(rec[2].op, Op::Load);  // ld.shared
   for (std::size_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), 4 * (31 - t));
+}
+
+// PTX ISA cp.async: src-size below cp-size reads that many bytes and zero-fills the rest; the ignore-src
+// predicate, set, reads nothing. A lane that reads nothing is not in the global record (the H100 sends no
+// request for a warp whose lanes all zero-fill: validation/h100/async_probe zfill_*).
+TEST(PtxInterpreter, CpAsyncZeroFillsAndLeavesNonReadingLanesOutOfTheRead) {
+  PtxRun run(ptx_module(R"(.visible .entry cp(.param .u64 out, .param .u64 in)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<8>;
+  .shared .align 16 .b8 sm[1024];
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd4, [in];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, sm;
+  shl.b32 %r3, %r1, 4;
+  add.s32 %r4, %r2, %r3;
+  add.s32 %r9, %r4, 512;
+  mul.wide.u32 %rd5, %r1, 16;
+  add.s64 %rd6, %rd4, %rd5;
+  and.b32 %r5, %r1, 1;
+  mul.lo.u32 %r6, %r5, 8;
+  cp.async.ca.shared.global [%r4], [%rd6], 16, %r6;
+  setp.ne.u32 %p1, %r5, 0;
+  cp.async.ca.shared.global [%r9], [%rd6], 16, %p1;
+  cp.async.wait_all;
+  ld.shared.u32 %r7, [%r4+4];
+  ld.shared.u32 %r8, [%r9];
+  add.u32 %r10, %r7, %r8;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r10;
+  ret;
+}
+)"));
+  const std::uint64_t out = run.buffer("out", 128), in = run.buffer("in", 512);
+  for (std::size_t i = 0; i < 128; ++i) run.write<std::uint32_t>("in", i, static_cast<std::uint32_t>(i + 1));
+  const auto rec = run.launch("cp", {1, 1, 1}, {32, 1, 1}, {out, in});
+  ASSERT_EQ(rec.size(), 7u);
+  // src-size 8 on odd lanes, 0 on even ones: only odd lanes read.
+  EXPECT_EQ(rec[0].space, Space::Global);
+  EXPECT_EQ(rec[0].active.bits(), 0xaaaaaaaau);
+  EXPECT_EQ(rec[1].space, Space::Shared);
+  EXPECT_EQ(rec[1].active.bits(), 0xffffffffu);
+  // ignore-src set on odd lanes: only even lanes read.
+  EXPECT_EQ(rec[2].active.bits(), 0x55555555u);
+  EXPECT_EQ(rec[3].active.bits(), 0xffffffffu);
+  for (std::uint32_t t = 0; t < 32; ++t) {
+    const std::uint32_t second_word = (t & 1) ? 4 * t + 2 : 0;  // bytes 4-7: read where src-size is 8
+    const std::uint32_t first_word = (t & 1) ? 0 : 4 * t + 1;   // ignore-src: zeros where set
+    EXPECT_EQ(run.read<std::uint32_t>("out", t), second_word + first_word) << t;
+  }
 }
 
 TEST(PtxInterpreter, GenericAtomicsInSharedMemoryStayAtomicsAndConstantMemoryIsReadOnly) {

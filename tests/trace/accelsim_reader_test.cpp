@@ -49,8 +49,9 @@ TEST(AccelSimFormat, WhichOpcodesBecomeRecords) {
   const auto cp = trace::accelsim::memory_kind("LDGSTS.E.BYPASS.128");
   ASSERT_TRUE(cp);
   EXPECT_EQ(cp->space, Space::Global);
-  EXPECT_EQ(cp->op, Op::Load);
+  EXPECT_EQ(cp->op, Op::AsyncCopy);
   EXPECT_EQ(cp->cache, CacheOp::Cg);
+  EXPECT_EQ(trace::accelsim::memory_kind("LDGSTS.E.LTC128B.64")->cache, CacheOp::Ca);
   const auto generic = trace::accelsim::memory_kind("LD.E.64");
   ASSERT_TRUE(generic);
   EXPECT_TRUE(generic->generic);
@@ -133,7 +134,7 @@ TEST(AccelSimTrace, KernelFileRecordByRecord) {
   EXPECT_EQ(second_block.warp, 0u);
   const WarpAccess& ldgsts = c.records[9];  // cp.async: its global side, .BYPASS = .cg
   EXPECT_EQ(ldgsts.space, Space::Global);
-  EXPECT_EQ(ldgsts.op, Op::Load);
+  EXPECT_EQ(ldgsts.op, Op::AsyncCopy);
   EXPECT_EQ(ldgsts.size, 16u);
   EXPECT_EQ(ldgsts.cache, CacheOp::Cg);
 }

@@ -136,7 +136,13 @@ TEST(SassListing, NonMemoryOpcodesAreNotRecorded) {
   EXPECT_FALSE(classify_memory_opcode("LDC.64"));
   EXPECT_FALSE(classify_memory_opcode("ULDC"));
   EXPECT_FALSE(classify_memory_opcode("LDSM.16.M88.4"));
-  EXPECT_FALSE(classify_memory_opcode("LDGSTS.E.BYPASS.128"));
+  // cp.async: the memcpy-async callback reports it (its global side here); .BYPASS is .cg
+  const auto cp = classify_memory_opcode("LDGSTS.E.BYPASS.128");
+  ASSERT_TRUE(cp);
+  EXPECT_EQ(cp->op, Op::AsyncCopy);
+  EXPECT_EQ(cp->cache, CacheOp::Cg);
+  EXPECT_EQ(classify_memory_opcode("LDGSTS.E.LTC128B.128")->cache, CacheOp::Ca);
+  EXPECT_FALSE(classify_memory_opcode("LDGDEPBAR"));
   EXPECT_FALSE(classify_memory_opcode("FADD"));
   auto local = classify_memory_opcode("STL.64");
   ASSERT_TRUE(local);

@@ -280,18 +280,6 @@ __global__ void hgemm_tiles(const unsigned short* A, const unsigned short* Bt, f
         C[(row0 + wm * 32 + mi * 16 + g + 8 * (e >> 1)) * N + col0 + wn * 32 + ni * 8 + 2 * q + (e & 1)] = acc[mi][ni][e];
 }
 
-static uint64_t fnv1a(const void* p, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 0x100000001b3ull;
-  return h;
-}
-
-static void checksum(const char* name, const void* dev, size_t bytes) {
-  std::vector<unsigned char> h(bytes);
-  CK(cudaMemcpy(h.data(), dev, bytes, cudaMemcpyDeviceToHost));
-  std::printf("checksum %s %016llx\n", name, (unsigned long long)fnv1a(h.data(), bytes));
-}
-
 static void dump_words(const char* name, const void* dev, size_t words) {
   std::vector<unsigned> h(words);
   CK(cudaMemcpy(h.data(), dev, words * 4, cudaMemcpyDeviceToHost));

@@ -34,6 +34,22 @@ static void run(const char* name, K kernel, dim3 grid, dim3 block, A... args)
     std::printf("kernel %s ms=%.4f\n", name, ms);
 }
 
+// Prints "checksum NAME HEX", the 64-bit FNV-1a of `bytes` bytes of device memory: what a probe computed,
+// for the PTX interpreter's run to equal (tests/validation/h100_*_probe_test.cpp).
+static uint64_t fnv1a(const void* p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void checksum(const char* name, const void* dev, size_t bytes)
+{
+    std::vector<unsigned char> h(bytes);
+    CK(cudaMemcpy(h.data(), dev, bytes, cudaMemcpyDeviceToHost));
+    std::printf("checksum %s %016llx\n", name, (unsigned long long)fnv1a(h.data(), bytes));
+}
+
 // A device copy of `h` (cudaMalloc + copy; never freed: the applications exit after their launches).
 template <class T>
 static T* upload(const std::vector<T>& h)

@@ -327,18 +327,6 @@ __global__ void wgemm(const __half* A, const __half* B, float* C) {
 }
 
 // ---- host ---------------------------------------------------------------------------------------
-static uint64_t fnv1a(const void* p, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 0x100000001b3ull;
-  return h;
-}
-
-static void checksum(const char* name, const void* dev, size_t bytes) {
-  std::vector<unsigned char> h(bytes);
-  CK(cudaMemcpy(h.data(), dev, bytes, cudaMemcpyDeviceToHost));
-  std::printf("checksum %s %016llx\n", name, (unsigned long long)fnv1a(h.data(), bytes));
-}
-
 static void dump_words(const char* name, const void* dev, size_t bytes);
 // A layout kernel's output: the bytes per lane it wrote in its header, then 32 lanes of them.
 static void dump_layout(const char* name, const unsigned char* dev) {
