@@ -161,6 +161,12 @@ TEST(TextTrace, ErrorsNameLineAndColumn) {
        "t.txt:3:1: a ldsm record is a 16-byte shared access with the default cache operator (e.g. 'shared ldsm 16')"},
       {"wstrace 1\nkernel 0\nrec shared stsm 4 addr=0\n",
        "t.txt:3:1: a stsm record is a 16-byte shared access with the default cache operator (e.g. 'shared stsm 16')"},
+      {"wstrace 1\nkernel 0\nrec global ldgsts 16 addr=0\n",
+       "t.txt:3:1: an ldgsts (cp.async) record is a global read or a shared write of 4, 8 or 16 bytes with cache "
+       "operator ca or cg, cg of 16 bytes only (e.g. 'global ldgsts 16 cg')"},
+      {"wstrace 1\nkernel 0\nrec local ldgsts 4 ca addr=0\n",
+       "t.txt:3:1: an ldgsts (cp.async) record is a global read or a shared write of 4, 8 or 16 bytes with cache "
+       "operator ca or cg, cg of 16 bytes only (e.g. 'global ldgsts 16 cg')"},
       {"wstrace 1\nkernel 0\nrec global load 3 addr=0\n", "t.txt:3:17: expected a size of 1, 2, 4, 8 or 16 bytes, "
                                                          "found 3"},
       {"wstrace 1\nkernel 0\nrec global ld 4 cg extra addr=0\n",

@@ -202,6 +202,32 @@ TEST_P(TraceRoundTrip, MatrixRecords) {
   expect_same(read_all(path), kernels, records);
 }
 
+// cp.async: the read and write of one LDGSTS, ca and cg, in both forms (types.hpp Op::AsyncCopy).
+TEST_P(TraceRoundTrip, AsyncCopyRecords) {
+  const auto path = scratch_dir() / (std::string("ldgsts.") + (GetParam() == TraceFormat::Text ? "txt" : "wst"));
+  std::vector<WarpAccess> records;
+  for (const auto& [size, cache] : std::vector<std::pair<std::uint8_t, CacheOp>>{
+           {4, CacheOp::Ca}, {8, CacheOp::Ca}, {16, CacheOp::Ca}, {16, CacheOp::Cg}}) {
+    const unsigned s = size;
+    WarpAccess read = record(0, 0x40 * records.size(), 0xaaaaaaaau, [s](int l) { return 0x10000u + s * static_cast<unsigned>(l); });
+    read.op = Op::AsyncCopy;
+    read.size = size;
+    read.cache = cache;
+    records.push_back(read);
+    WarpAccess write = read;
+    write.space = Space::Shared;
+    write.active = LaneMask::full();
+    for (unsigned l = 0; l < kWarpSize; ++l) write.addr[l] = 0x200u + 2u * s * l;
+    records.push_back(write);
+    WarpAccess plain = read;  // a plain load after them keeps its op
+    plain.op = Op::Load;
+    records.push_back(plain);
+  }
+  const std::vector<KernelInfo> kernels(1);
+  write_all(path, GetParam(), kernels, records);
+  expect_same(read_all(path), kernels, records);
+}
+
 TEST(NativeTrace, ManySmallChunks) {
   const auto path = scratch_dir() / "many_chunks.wst";
   const auto kernels = three_kernels();
@@ -243,7 +269,23 @@ TEST(NativeTrace, SizeLimitsAndBadRecordsAreRefusedByTheWriter) {
   r.size = 16;
   r.cache = CacheOp::Cg;
   EXPECT_THROW(sink->write(r), Error);
+  // cp.async records: global or shared, 4, 8 or 16 bytes, ca, or cg of 16 bytes
+  r.op = Op::AsyncCopy;
+  r.space = Space::Global;
+  r.size = 8;
+  r.cache = CacheOp::Cg;
+  EXPECT_THROW(sink->write(r), Error);
+  r.cache = CacheOp::Default;
+  EXPECT_THROW(sink->write(r), Error);
+  r.cache = CacheOp::Ca;
+  r.space = Space::Local;
+  EXPECT_THROW(sink->write(r), Error);
+  r.space = Space::Shared;
+  r.size = 2;
+  EXPECT_THROW(sink->write(r), Error);
   r.op = Op::Load;
+  r.cache = CacheOp::Default;
+  r.size = 4;
   KernelInfo big;
   big.name.assign((1u << 20) + 1, 'x');
   EXPECT_THROW(sink->begin_kernel(big), Error);

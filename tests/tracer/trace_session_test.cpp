@@ -229,6 +229,47 @@ void expect_error(const std::string& stream, const std::string& needle) {
   }
 }
 
+// cp.async: the memcpy-async patch sends each LDGSTS as its source record (space 14) and its destination
+// record (114), but other warps' records can come between them in the ring; the trace keeps the two
+// together, the read first, and a read whose write never came at the end of its launch.
+TEST_F(TraceSessionTest, AsyncCopyRecordsOfOneInstructionStayTogether) {
+  NoTools dis;  // no listing: ca
+  StreamBuilder b;
+  b.hello().device().module(kModule, read_data("cacheops_sm_90.cubin")).launch(0, kModule, kFunctionPc, kKernel);
+  StreamBuilder::Rec src;
+  src.pc = kFunctionPc + 0x100, src.cta = 1, src.warp = 3, src.space = kSpaceAsyncGlobal, src.size = 16;
+  src.base = 0x7f0000001000, src.stride = 16;
+  StreamBuilder::Rec other = src;  // another warp's read of the same instruction
+  other.warp = 4, other.base = 0x7f0000002000;
+  StreamBuilder::Rec dst = src;
+  dst.space = kSpaceAsyncShared, dst.flags = kFlagWrite, dst.base = 0x200, dst.stride = 16;
+  StreamBuilder::Rec ld;  // an ordinary load of warp 4 between
+  ld.pc = kFunctionPc + 0x230, ld.cta = 1, ld.warp = 4, ld.base = 0x9000;
+  b.records({src, other, ld, dst}).launch_end(0, 4, 4).bye(4);
+  const Traced t = run(b.bytes, dis);
+  ASSERT_EQ(t.records.size(), 4u);
+  EXPECT_EQ(t.records[0].pc, 0x230u);  // the load comes through at once
+  const WarpAccess& read = t.records[1];
+  EXPECT_EQ(read.op, Op::AsyncCopy);
+  EXPECT_EQ(read.space, Space::Global);
+  EXPECT_EQ(read.cache, CacheOp::Ca);
+  EXPECT_EQ(read.size, 16u);
+  EXPECT_EQ(read.warp, 3u);
+  EXPECT_EQ(read.addr[1], 0x7f0000001010u);
+  const WarpAccess& write = t.records[2];
+  EXPECT_EQ(write.op, Op::AsyncCopy);
+  EXPECT_EQ(write.space, Space::Shared);
+  EXPECT_EQ(write.warp, 3u);
+  EXPECT_EQ(write.pc, read.pc);
+  EXPECT_EQ(write.addr[2], 0x220u);
+  // Warp 4's read never met its write: written when the launch ends.
+  EXPECT_EQ(t.records[3].warp, 4u);
+  EXPECT_EQ(t.records[3].op, Op::AsyncCopy);
+  EXPECT_EQ(t.records[3].space, Space::Global);
+  ASSERT_EQ(warnings.size(), 1u);  // no disassembler: said once
+  EXPECT_NE(warnings[0].find("nvdisasm"), std::string::npos);
+}
+
 TEST(TraceSessionErrors, MalformedStreamsNameTheByteOffsetAndTheProblem) {
   StreamBuilder unannounced;
   StreamBuilder::Rec r;

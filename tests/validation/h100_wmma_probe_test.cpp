@@ -15,11 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "ptx/ptx_test_support.hpp"
+#include <cstring>
+
+#include "probe_replay.hpp"
 #include "test_support.hpp"
-#include "trace/trace_test_util.hpp"
-#include "tracer/demangle.hpp"
-#include "warpscope/ptx.hpp"
 #include "warpscope/validate.hpp"
 
 namespace warpscope::test {
@@ -70,48 +69,19 @@ TEST(H100WmmaProbe, CountersFromPtxMatchNsightCompute) {
   EXPECT_GE(generic, 15u);
 }
 
-// FNV-1a 64, as wmma_probe.cu's main() prints it.
-std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
-}
-
 // The probe's launches, in its order (validation/wmma_probe/wmma_probe.run), each followed by the
 // checksums and register dumps the H100 printed after it (validation/h100/wmma_probe/run.txt).
 TEST(H100WmmaProbe, InterpreterComputesWhatTheH100Computed) {
-  const PtxScript script = parse_ptx_script(read_bytes(kRoot + "wmma_probe/wmma_probe.run"), "wmma_probe.run");
-  PtxRun p(read_bytes(kRoot + "wmma_probe/wmma_probe.ptx"));
-  std::map<std::string, std::uint64_t> address;
-  for (const auto& b : script.buffers) address[b.name] = p.buffer(b.name, b.bytes);
-  std::map<std::string, std::string> mangled;
-  for (const auto& [name, index] : p.module.function_index) {
-    std::string d = tracer::demangle(name);
-    if (d.rfind("void ", 0) == 0) d = d.substr(5);
-    mangled[d.substr(0, d.find('('))] = name;
-  }
+  ProbeReplay p(kRoot + "wmma_probe", "wmma_probe");
+  std::size_t checksums = 0, dumps = 0, words = 0;
   auto bytes_of = [&](const std::string& buffer, std::size_t offset, std::size_t n) {
-    const auto& b = p.state->memory.allocation(buffer)->bytes;
+    const auto& b = p.bytes(buffer);
     return std::vector<std::uint8_t>(b.begin() + static_cast<std::ptrdiff_t>(offset), b.begin() + static_cast<std::ptrdiff_t>(offset + n));
   };
-
-  std::istringstream run(read_bytes(kRoot + "h100/wmma_probe/run.txt"));
-  std::size_t launch = 0, checksums = 0, dumps = 0, words = 0;
-  std::string kernel;
-  std::vector<std::uint64_t> args;
-  for (std::string line; std::getline(run, line);) {
-    std::istringstream ls(line);
-    std::string kind, label;
-    ls >> kind >> label;
-    if (kind == "kernel") {
-      ASSERT_LT(launch, script.launches.size());
-      const PtxLaunch& l = script.launches[launch++];
-      ASSERT_EQ(l.kernel, label) << "launch " << launch;
-      kernel = label;
-      args.clear();
-      for (const auto& a : l.args) args.push_back(address.count(a) ? address.at(a) : std::stoull(a, nullptr, 0));
-      p.launch(mangled.at(label), l.grid, l.block, args, 1u << 26);
-    } else if (kind == "checksum") {
+  p.replay(kRoot + "h100/wmma_probe/run.txt", [&](const std::string& kind, const std::string& label,
+                                                  std::istringstream& ls, const std::string& kernel,
+                                                  const std::vector<std::uint64_t>& args) {
+    if (kind == "checksum") {
       std::string hex;
       ls >> hex;
       // Which buffer the label's launch wrote, and how much of it (wmma_probe.cu's main()).
@@ -136,8 +106,8 @@ TEST(H100WmmaProbe, InterpreterComputesWhatTheH100Computed) {
       ++dumps;
       words += want.size();
     }
-  }
-  EXPECT_EQ(launch, script.launches.size());
+  });
+  EXPECT_EQ(p.launches, p.script.launches.size());
   EXPECT_EQ(checksums, 81u);
   EXPECT_EQ(dumps, 53u);
   EXPECT_GT(words, 5000u);

@@ -1,0 +1,78 @@
+// Replays a probe's launches through the PTX interpreter in the order the H100 ran them
+// (validation/<app>/<app>.run beside the device's run.txt): the kernel lines of run.txt name each
+// launch, the lines after one (checksums, register dumps) are what the H100 computed in it.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ptx/ptx_test_support.hpp"
+#include "trace/trace_test_util.hpp"
+#include "tracer/demangle.hpp"
+#include "warpscope/ptx.hpp"
+
+namespace warpscope::test {
+
+struct ProbeReplay {
+  PtxScript script;
+  PtxRun run;
+  std::map<std::string, std::uint64_t> address;  // buffer -> device address
+  std::map<std::string, std::string> mangled;    // "kernel<T>" -> its PTX name
+  std::size_t launches = 0;
+
+  // `dir`: validation/<app> (PTX and script).
+  ProbeReplay(const std::string& dir, const std::string& app)
+      : script(parse_ptx_script(read_bytes(dir + "/" + app + ".run"), app + ".run")),
+        run(read_bytes(dir + "/" + app + ".ptx")) {
+    for (const auto& b : script.buffers) address[b.name] = run.buffer(b.name, b.bytes);
+    for (const auto& [name, index] : run.module.function_index) {
+      std::string d = tracer::demangle(name);
+      if (d.rfind("void ", 0) == 0) d = d.substr(5);
+      mangled[d.substr(0, d.find('('))] = name;
+    }
+  }
+
+  // Reads the H100's run.txt: each "kernel NAME" line runs the next launch of the script (which must be
+  // NAME), each other line goes to `line(kind, label, rest, kernel, args)` with the launch's arguments.
+  void replay(const std::string& run_txt,
+              const std::function<void(const std::string& kind, const std::string& label, std::istringstream& rest,
+                                       const std::string& kernel, const std::vector<std::uint64_t>& args)>& line) {
+    std::istringstream in(read_bytes(run_txt));
+    std::string kernel;
+    std::vector<std::uint64_t> args;
+    for (std::string text; std::getline(in, text);) {
+      std::istringstream ls(text);
+      std::string kind, label;
+      ls >> kind >> label;
+      if (kind == "kernel") {
+        ASSERT_LT(launches, script.launches.size());
+        const PtxLaunch& l = script.launches[launches++];
+        ASSERT_EQ(l.kernel, label) << "launch " << launches;
+        kernel = label;
+        args.clear();
+        for (const auto& a : l.args) args.push_back(address.count(a) ? address.at(a) : std::stoull(a, nullptr, 0));
+        run.launch(mangled.at(label), l.grid, l.block, args, 1u << 26);
+      } else {
+        line(kind, label, ls, kernel, args);
+      }
+    }
+  }
+
+  const std::vector<std::uint8_t>& bytes(const std::string& buffer) const {
+    return run.state->memory.allocation(buffer)->bytes;
+  }
+};
+
+// FNV-1a 64, as the probes' checksum() prints it (validation/kernels/suite/suite_common.cuh).
+inline std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+}  // namespace warpscope::test
