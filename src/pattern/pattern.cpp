@@ -41,6 +41,10 @@ WarpAccess build_pattern(const PatternSpec& s) {
     throw InputError(fmt::format("--op {} ({}) moves rows of 16 bytes of shared memory: it needs --space shared "
                                  "--size 16",
                                  to_string(s.op), s.op == Op::LoadMatrix ? "ldmatrix" : "stmatrix"));
+  // A cp.async is two records, its read and its write, whose wavefronts depend on both (rules/async_copy.hpp).
+  if (s.op == Op::AsyncCopy)
+    throw InputError("--op ldgsts: a cp.async is a global read and a shared write whose wavefronts depend on both; "
+                     "write the two records in a text trace (docs/TRACE_FORMAT.md, \"cp.async\") and run analyze on it");
   if (s.space == Space::Const && s.op != Op::Load)
     throw InputError(fmt::format("--space const is read-only: --op {} is not possible", to_string(s.op)));
   if (s.space == Space::Texture && s.op != Op::Load)

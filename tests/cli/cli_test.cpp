@@ -111,6 +111,14 @@ TEST(CliPattern, LdmatrixRowsServedPerMatrix) {
   EXPECT_EQ(res["bank_conflicts"], 14);
 }
 
+// A cp.async's wavefronts need both of its records: pattern, which builds one, says to use a trace.
+TEST(CliPattern, AsyncCopyIsRefusedWithWhereToGo) {
+  auto r = run_cli("pattern --arch sm_90 --op ldgsts --cache cg --size 16");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--op ldgsts: a cp.async is a global read and a shared write"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("docs/TRACE_FORMAT.md"), std::string::npos) << r.err;
+}
+
 TEST(CliPattern, TextTableSideBySide) {
   auto r = run_cli("pattern --arch sm_13,sm_20,sm_35,sm_90 --index 'lane+1'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
