@@ -148,6 +148,11 @@ TEST(NativeFormat, DecoderRefusesMalformedRecords) {
       {bytes({0x10, 0x05, 0x00, 0x00}), 1, "bad space, size or cache operator code"},
       {bytes({0x10, 0xa0, 0x00, 0x00}), 1, "bad space, size or cache operator code"},
       {bytes({0x10, 0x00, 0x09, 0x00}), 1, "bad space, size or cache operator code"},
+      // cp.async bit 0x20 (types.hpp async_copy_record_ok): local space, .cg of 4 B, a store, with 0x10
+      {bytes({0x10, 0x41, 0x21, 0x00}), 1, "a cp.async (ldgsts) record that is not a global or shared copy"},
+      {bytes({0x10, 0x40, 0x22, 0x00}), 1, "a cp.async (ldgsts) record that is not a global or shared copy"},
+      {bytes({0x10, 0x88, 0x21, 0x00}), 1, "a cp.async (ldgsts) record that is not a global or shared copy"},
+      {bytes({0x10, 0x82, 0x30, 0x00}), 1, "record that is not"},
       {bytes({0x04, 0x80, 0x80, 0x04, 0x00}), 1, "bad warp id"},
       {bytes({0x40, 0x00, 0x00}), 1, "bad stride"},
       {bytes({0x80, 0x00, 0x00, 0x00}), 1, "bad lane address delta"},
