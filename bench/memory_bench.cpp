@@ -93,6 +93,34 @@ void through_memory(benchmark::State& state, const char* arch, Pattern pattern, 
   state.counters["peak_rss_MB"] = peak_rss_mb();
 }
 
+// cp.async of a GEMM tile: per iteration one LDGSTS of 16 B a lane (512 B of consecutive lines), its
+// read and its shared write (two records, paired per warp; memory/access_path.cpp access_async_copy),
+// warps in turn over 64 CTAs x 8 warps. Items are instructions.
+void async_copy(benchmark::State& state, CacheOp cache) {
+  auto m = std::make_unique<MemorySystem>(mem_spec("sm_90"), MemoryConfig{});
+  m->begin_kernel();
+  const int sms = m->num_sms();
+  WarpAccess read, write;
+  read.op = write.op = Op::AsyncCopy;
+  read.size = write.size = 16;
+  read.cache = write.cache = cache;
+  write.space = Space::Shared;
+  for (unsigned l = 0; l < kWarpSize; ++l) write.addr[l] = 16ull * l;
+  std::uint64_t line = 0x100000 / 128, n = 0;
+  for (auto _ : state) {
+    const std::uint32_t warp = static_cast<std::uint32_t>(n++ % 512);
+    read.cta = write.cta = warp / 8;
+    read.warp = write.warp = static_cast<std::uint16_t>(warp % 8);
+    const std::uint64_t base = (line & ((1ull << 25) - 1)) << 7;  // wraps at 4 GB
+    line += 4;
+    for (unsigned l = 0; l < kWarpSize; ++l) read.addr[l] = base + 16ull * l;
+    const int sm = static_cast<int>(read.cta % static_cast<std::uint32_t>(sms));
+    benchmark::DoNotOptimize(m->access(read, sm));
+    benchmark::DoNotOptimize(m->access(write, sm));
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
 void gen_only(benchmark::State& state, Pattern pattern) {
   WarpAccess a;
   Generator gen;
@@ -109,6 +137,8 @@ BENCHMARK_CAPTURE(through_memory, sm_90_small_state_coalesced, "sm_90", Pattern:
 BENCHMARK_CAPTURE(through_memory, sm_90_small_state_scattered_1GB, "sm_90", Pattern::Scattered, small_state());
 BENCHMARK_CAPTURE(through_memory, sm_35_coalesced, "sm_35", Pattern::Coalesced);
 BENCHMARK_CAPTURE(through_memory, sm_35_scattered_1GB, "sm_35", Pattern::Scattered);
+BENCHMARK_CAPTURE(async_copy, sm_90_ca16, CacheOp::Ca);
+BENCHMARK_CAPTURE(async_copy, sm_90_cg16, CacheOp::Cg);
 BENCHMARK_CAPTURE(gen_only, coalesced, Pattern::Coalesced);
 BENCHMARK_CAPTURE(gen_only, scattered, Pattern::Scattered);
 

@@ -368,19 +368,22 @@ InstructionCounts MemorySystem::Impl::access_async_copy(const WarpAccess& rec, i
   const InstructionCounts c = sm_side(part, sm, true, d, l2port);
   const std::uint64_t warp_key = std::uint64_t{rec.cta} << 16 | rec.warp;
   if (rec.space == Space::Global) {
-    async_sources[warp_key] = rec;
+    AsyncSource& s = async_sources[warp_key];
+    s.read = rec;
+    s.pending = true;
     if (ldgsts && d.kind == Kind::GlobalLd) d.kind = bypass ? Kind::GlobalLdgstsBypass : Kind::GlobalLdgsts;
   } else {
     const auto source = async_sources.find(warp_key);
-    const bool paired = source != async_sources.end() && source->second.kernel == rec.kernel &&
-                        source->second.pc == rec.pc && source->second.cache == rec.cache;
+    const bool paired = source != async_sources.end() && source->second.pending &&
+                        source->second.read.kernel == rec.kernel && source->second.read.pc == rec.pc &&
+                        source->second.read.cache == rec.cache;
     if (ldgsts) {
-      const rules::AsyncCopyWavefronts w = rules::async_copy_wavefronts(rec, paired ? &source->second : nullptr);
+      const rules::AsyncCopyWavefronts w = rules::async_copy_wavefronts(rec, paired ? &source->second.read : nullptr);
       d.kind = bypass ? Kind::SharedLdgstsBypass : Kind::SharedLdgsts;
       // The instruction counts with its global read; alone where every lane zero-filled.
       d.shared = SharedTraffic{paired ? 0u : 1u, w.wavefronts, w.ideal, w.conflicts};
     }
-    if (source != async_sources.end()) async_sources.erase(source);
+    if (source != async_sources.end()) source->second.pending = false;
   }
   count(d, pc_counters);
   return c;

@@ -127,7 +127,12 @@ struct MemorySystem::Impl {
   InstructionCounts access_async_copy(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
   // Per warp (CTA << 16 | warp), the global record of its last cp.async, which the shared record of the
   // same instruction (that warp's next record) pairs with; records of other warps may come between.
-  std::unordered_map<std::uint64_t, WarpAccess> async_sources;
+  // Entries stay for the kernel (one per warp that copies), `pending` until their write comes.
+  struct AsyncSource {
+    WarpAccess read;
+    bool pending = false;
+  };
+  std::unordered_map<std::uint64_t, AsyncSource> async_sources;
   // An atomic served pass by pass, or a shared CAS (rules/atomic_passes.hpp); nullopt when
   // `rec` is served whole. Out of line: only atomics and reductions come here.
   template <class Port>
