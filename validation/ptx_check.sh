@@ -7,8 +7,7 @@
 # "PTX runs, blind"). APP = ptx_blind: ten kernels written after the interpreter, their predictions
 # committed before the hardware ran them; red_probe: reductions on shared addresses; write_merge_probe:
 # stores merged before the L2; matrix_probe: ldmatrix, stmatrix and mma.sync; wmma_probe: the WMMA API;
-# async_probe: cp.async (recorded with EXTRA_METRICS = every ldgsts metric `ncu --query-metrics` lists,
-# as .sum). EXTRA_METRICS (names, space-separated) are collected too, when this ncu lists them.
+# async_probe, async_gemm: cp.async (recorded with EXTRA_METRICS from validation/ldgsts_metrics.txt). EXTRA_METRICS (names, space-separated) are collected too, when this ncu lists them.
 set -u
 APP=${1:?usage: ptx_check.sh APP OUTDIR}
 OUT=${2:?usage: ptx_check.sh APP OUTDIR}

@@ -35,8 +35,10 @@ std::string short_name(const std::string& mangled) {
     else if (d[i] == '>') --depth;
     else if (d[i] == '(' && depth == 0) {
       std::string s = d.substr(0, i);
-      // "void transpose_tiled<32>": a template's return type comes first.
-      if (auto sp = s.rfind(' '); sp != std::string::npos && s.find('<') != std::string::npos && sp < s.find('<')) s = s.substr(sp + 1);
+      // "void transpose_tiled<32>", "void tile_copy<0, 1>": a template's return type comes first (the
+      // last space before the template's '<'; the arguments have spaces of their own).
+      if (const auto lt = s.find('<'); lt != std::string::npos)
+        if (const auto sp = s.rfind(' ', lt); sp != std::string::npos) s = s.substr(sp + 1);
       return s;
     }
   }

@@ -78,6 +78,17 @@ TEST(CliRun, ListsTheKernelsAndAsksForALaunch) {
   EXPECT_NE(none.err.find("transpose_tiled"), std::string::npos) << none.err;
 }
 
+// A template of two arguments has a space in its name ("tile_copy<1, 2>"): the launch names it so.
+TEST(CliRun, LaunchesATemplateOfSeveralArguments) {
+  const std::string ptx = WARPSCOPE_SOURCE_DIR "/validation/async_gemm/async_gemm.ptx";
+  const auto list = run_cli("run " + ptx + " --list");
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("tile_copy<1, 2>(u64, u64)  [_Z9tile_copyILi1ELi2EEvPKfPf]"), std::string::npos) << list.out;
+  const auto r = run_cli("run " + ptx + " --buffer in=256K --buffer out=256K --launch 'tile_copy<1, 2><<<(8,8), 256>>>(in, out)' --json -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("tile_copy<1, 2>"), std::string::npos);
+}
+
 TEST(CliRun, BadInputGetsOneErrorAndNoFile) {
   const fs::path ptx = write("store.ptx", kStoreTid);
   const fs::path json = scratch("never.json"), trace = scratch("never.wst");

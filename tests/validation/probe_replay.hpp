@@ -15,6 +15,7 @@
 #include "trace/trace_test_util.hpp"
 #include "tracer/demangle.hpp"
 #include "warpscope/ptx.hpp"
+#include "warpscope/validate.hpp"
 
 namespace warpscope::test {
 
@@ -49,6 +50,16 @@ struct ProbeReplay {
       std::istringstream ls(text);
       std::string kind, label;
       ls >> kind >> label;
+      // Names of templates of several arguments have spaces: "kernel tile_copy<0, 1> ms=0.02",
+      // "checksum tile_copy<0, 1> ebcc639d8d0c30f8".
+      if (kind == "kernel" || kind == "checksum") {
+        const std::size_t first = text.find(' ') + 1;
+        const std::size_t last = kind == "kernel" ? text.rfind(" ms=") : text.rfind(' ');
+        if (last != std::string::npos && last > first) {
+          label = text.substr(first, last - first);
+          ls = std::istringstream(text.substr(last + 1));
+        }
+      }
       if (kind == "kernel") {
         ASSERT_LT(launches, script.launches.size());
         const PtxLaunch& l = script.launches[launches++];
@@ -67,6 +78,17 @@ struct ProbeReplay {
     return run.state->memory.allocation(buffer)->bytes;
   }
 };
+
+// The hardware's and the model's value of `counter` in launch `label` of a validate report.
+inline std::pair<double, double> hardware_and_model(const ValidationReport& r, const std::string& label,
+                                                    const std::string& counter) {
+  for (const auto& k : r.kernels)
+    if (k.label == label)
+      for (const auto& c : k.counters)
+        if (c.counter == counter) return {c.hardware, c.model};
+  ADD_FAILURE() << "no " << counter << " in " << label;
+  return {-1.0, -2.0};
+}
 
 // FNV-1a 64, as the probes' checksum() prints it (validation/kernels/suite/suite_common.cuh).
 inline std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
