@@ -10,7 +10,7 @@
 //    lanes that share a source 32-byte sector are exactly those that share a destination sector; one per
 //    lane when two read one chunk; otherwise, in lane order, each lane joins the first of its group's
 //    wavefronts whose lanes keep that sector correspondence and move their bytes by the same distance
-//    (destination - source, mod 128). Nsight Compute counts none of them as bank conflicts. 27 of 29
+//    (destination - source, mod 128). Nsight Compute counts none of them as bank conflicts. 28 of 30
 //    shapes exact (a source stride of 48 B, and sources and destinations both 16 B past a sector, not).
 #pragma once
 
