@@ -21,6 +21,10 @@
 //    (Accel-Sim l1_write_policy microbenchmark; validation/h100/cache).
 //    9.0 counts a store to a line whose tag is present as a hit in every
 //    sector it writes (memory/store_hits.hpp).
+//  - 8.0+ cp.async (LDGSTS): the read is a load of its operator (.ca through L1,
+//    .cg past it, no lookup), the write a shared-memory pass whose wavefronts
+//    depend on the read's sources too (rules/async_copy.hpp; validation/h100/
+//    async_probe, async_gemm).
 //  - Atomics and reductions are performed at L2: the L1 line is invalidated
 //    (assumed), the L2 sector is fetched on a miss and left dirty.
 //  - L2 (2.x+): write-back, write-allocate without fetch, byte masks; a read of
