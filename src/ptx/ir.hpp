@@ -120,6 +120,7 @@ struct Instruction {
   bool result_unused = false;  // atom whose result no instruction reads: the SASS is a reduction (RED)
   bool trans = false;          // ldmatrix/stmatrix .trans
   bool ignore_src = false;     // cp.async: operand 3 is the ignore-src predicate, not a source size
+  bool cache_hint = false;     // cp.async .L2::cache_hint: a cache-policy operand comes last
   // mma.sync and wmma.mma: shape M x N x K; type: D (= C for mma.sync), type2: A, type3: B, type4: C (wmma.mma);
   // tf32: A and B are .tf32 (type2/3 F32). wmma.load/store: type: the elements, tf32 as above.
   std::uint8_t mma_m = 0, mma_n = 0, mma_k = 0;

@@ -739,6 +739,8 @@ class Parser {
     }
     take();  // ;
     check_operands(in);
+    if (in.op == Opcode::CpAsync && in.cache_hint && in.operands.size() > 3)
+      in.operands.pop_back();  // the cache policy: a hint to L2 that changes no count here
     if (in.op == Opcode::CpAsync && in.operands.size() > 3 && in.operands[3].kind == OperandKind::Reg &&
         f.registers[static_cast<std::size_t>(in.operands[3].reg)].type == Type::Pred)
       in.ignore_src = true;  // cp.async [d], [s], 16, p: p set reads nothing and fills zeros
@@ -766,6 +768,7 @@ class Parser {
         in.op = Opcode::CpAsync;
         in.cache = has("cg") ? CacheOp::Cg : CacheOp::Ca;
         in.space = StateSpace::Shared;
+        in.cache_hint = has("L2::cache_hint");  // its last operand is a cache policy, not a size
       }
       return;
     }

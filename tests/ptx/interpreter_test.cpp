@@ -283,6 +283,44 @@ TEST(PtxInterpreter, CpAsyncCopiesAtOnceAndRecordsBothSides) {
   for (std::size_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), 4 * (31 - t));
 }
 
+// .L2::cache_hint adds a cache-policy operand at the end (PTX ISA cp.async): not a source size, so a
+// policy of 0 still copies all 16 bytes; with a src-size before it, the size counts.
+TEST(PtxInterpreter, CpAsyncCacheHintIsNotASourceSize) {
+  PtxRun run(ptx_module(R"(.visible .entry cp(.param .u64 out, .param .u64 in)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .shared .align 16 .b8 sm[1024];
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd4, [in];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, sm;
+  shl.b32 %r3, %r1, 4;
+  add.s32 %r4, %r2, %r3;
+  add.s32 %r5, %r4, 512;
+  mul.wide.u32 %rd5, %r1, 16;
+  add.s64 %rd6, %rd4, %rd5;
+  mov.u64 %rd7, 0;
+  cp.async.cg.shared.global.L2::cache_hint [%r4], [%rd6], 16, %rd7;
+  cp.async.cg.shared.global.L2::cache_hint [%r5], [%rd6], 16, 4, %rd7;
+  cp.async.wait_all;
+  ld.shared.u32 %r6, [%r4+12];
+  ld.shared.u32 %r7, [%r5+12];
+  add.u32 %r6, %r6, %r7;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r6;
+  ret;
+}
+)"));
+  const std::uint64_t out = run.buffer("out", 128), in = run.buffer("in", 512);
+  for (std::size_t i = 0; i < 128; ++i) run.write<std::uint32_t>("in", i, static_cast<std::uint32_t>(i + 1));
+  const auto rec = run.launch("cp", {1, 1, 1}, {32, 1, 1}, {out, in});
+  ASSERT_GE(rec.size(), 4u);
+  EXPECT_EQ(rec[0].active.bits(), 0xffffffffu);  // every lane read
+  for (std::uint32_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), 4 * t + 4) << t;  // word 3; 0
+}
+
 // PTX ISA cp.async: src-size below cp-size reads that many bytes and zero-fills the rest; the ignore-src
 // predicate, set, reads nothing. A lane that reads nothing is not in the global record (the H100 sends no
 // request for a warp whose lanes all zero-fill: validation/h100/async_probe zfill_*).
