@@ -60,14 +60,14 @@ bool sectors_correspond(const CgLane* lanes, unsigned n, const CgLane& x) {
 
 std::uint64_t distance(const CgLane& x) { return (x.dst - x.src) % kRowBytes; }
 
-// .cg: the wavefronts (one per request to L2) of the whole warp.
-unsigned bypassing_l1(const WarpAccess& dst, const WarpAccess& src) {
+// .cg: the wavefronts (one per request to L2) of the whole warp; without `src`, no lane reads.
+unsigned bypassing_l1(const WarpAccess& dst, const WarpAccess* src) {
+  const auto reads = [&](int l) { return src != nullptr && src->active.test(l); };
   std::array<CgLane, kWarpSize> lanes{};
   std::array<std::uint8_t, kWarpSize> done{};
   unsigned n = 0, waves = 0;
   for (int l = 0; l < kWarpSize; ++l)
-    if (dst.active.test(l) && src.active.test(l))
-      lanes[n++] = {src.addr[static_cast<unsigned>(l)], dst.addr[static_cast<unsigned>(l)]};
+    if (dst.active.test(l) && reads(l)) lanes[n++] = {src->addr[static_cast<unsigned>(l)], dst.addr[static_cast<unsigned>(l)]};
   for (unsigned i = 0; i < n; ++i) {
     if (done[i]) continue;
     // The group of lanes[i]: the same source line and destination row, in lane order.
@@ -115,7 +115,7 @@ unsigned bypassing_l1(const WarpAccess& dst, const WarpAccess& src) {
   std::array<std::uint64_t, kWarpSize> rows{};
   unsigned r = 0;
   for (int l = 0; l < kWarpSize; ++l) {
-    if (!dst.active.test(l) || src.active.test(l)) continue;
+    if (!dst.active.test(l) || reads(l)) continue;
     const std::uint64_t row = dst.addr[static_cast<unsigned>(l)] / kRowBytes;
     bool known = false;
     for (unsigned k = 0; k < r; ++k) known |= rows[k] == row;
@@ -125,27 +125,13 @@ unsigned bypassing_l1(const WarpAccess& dst, const WarpAccess& src) {
   return waves + r;
 }
 
-// .cg without its read: one wavefront per destination row.
-unsigned bypassing_l1_unpaired(const WarpAccess& dst) {
-  std::array<std::uint64_t, kWarpSize> rows{};
-  unsigned r = 0;
-  for (int l = 0; l < kWarpSize; ++l) {
-    if (!dst.active.test(l)) continue;
-    const std::uint64_t row = dst.addr[static_cast<unsigned>(l)] / kRowBytes;
-    bool known = false;
-    for (unsigned k = 0; k < r; ++k) known |= rows[k] == row;
-    if (!known) rows[r++] = row;
-  }
-  return r;
-}
-
 }  // namespace
 
 AsyncCopyWavefronts async_copy_wavefronts(const WarpAccess& dst, const WarpAccess* src) {
   AsyncCopyWavefronts w;
   if (src != nullptr && src->size != dst.size) src = nullptr;
   if (dst.cache == CacheOp::Cg) {
-    w.wavefronts = src != nullptr ? bypassing_l1(dst, *src) : bypassing_l1_unpaired(dst);
+    w.wavefronts = bypassing_l1(dst, src);
     w.ideal = w.wavefronts;
     return w;
   }
