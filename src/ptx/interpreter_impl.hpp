@@ -14,6 +14,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ptx/alu.hpp"
@@ -47,12 +48,21 @@ struct Frame {
   std::uint32_t entered = 0;     // lanes that entered
 };
 
+// An mbarrier object (PTX ISA 9.7.13.15.1): the phase under way, the arrivals it still expects, the count
+// each new phase starts from, and the transaction bytes still owed (negative while completions lead).
+struct MBarrier {
+  std::uint64_t phase = 0;
+  std::uint32_t expected = 0, pending = 0;
+  std::int64_t tx = 0;
+};
+
 struct Warp {
   std::uint32_t index = 0;
   std::uint32_t exited = 0;
   std::vector<Frame> frames;
   bool waiting = false;  // at a barrier
   bool done = false;
+  bool yielded = false;  // an mbarrier wait found its phase incomplete: let the other warps run
   std::int32_t bar_dest = -1;  // bar.red: the register the result goes to on release
   BarMode bar_mode = BarMode::Sync;
 };
@@ -66,6 +76,10 @@ struct Cta {
   std::size_t current = 0;  // the warp running
   std::uint64_t bar_popc = 0;
   bool bar_and = true, bar_or = false;
+  // mbarrier objects by shared-memory offset (warp_mbarrier.cpp). Every change bumps mbar_changes; waits
+  // that fail with no change since the last failure count in idle_waits, which ends a deadlocked CTA.
+  std::unordered_map<std::uint64_t, MBarrier> mbarriers;
+  std::uint64_t mbar_changes = 0, changes_at_last_wait = 0, idle_waits = 0;
 };
 
 }  // namespace detail
@@ -235,7 +249,11 @@ struct Interpreter::Impl {
         if (!w.done && !w.waiting) {
           run_warp(c, w, goal);
           progressed = true;
-          if (!w.done && !w.waiting) break;  // the record buffer filled up: resume this warp next time
+          if (w.yielded) {
+            w.yielded = false;  // it spins on an mbarrier: the next warp's turn
+          } else if (!w.done && !w.waiting) {
+            break;  // the record buffer filled up: resume this warp next time
+          }
         }
         c.current = (c.current + 1) % c.warps.size();
       }
@@ -445,7 +463,7 @@ struct Interpreter::Impl {
 
   // --- the warp loop
   void run_warp(Cta& c, Warp& w, std::size_t goal) {
-    while (!w.done && !w.waiting && out->size() < goal) {
+    while (!w.done && !w.waiting && !w.yielded && out->size() < goal) {
       Frame& f = w.frames.back();
       if (f.stack.empty()) {
         leave_frame(w);
@@ -563,6 +581,9 @@ struct Interpreter::Impl {
   }
 
   void step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t mask, std::uint32_t exec);
+  // mbarrier.* and cp.async.mbarrier.arrive (warp_mbarrier.cpp): no memory records (the H100 counts its SYNCS
+  // instructions as no shared-memory access); a wait whose phase is incomplete yields the warp.
+  void mbarrier_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
   void memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
   void alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
 

@@ -65,7 +65,7 @@ enum class Opcode : std::uint8_t {
   Mov, Ld, St, Cvta, CvtaTo, Cvt, Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not,
   Cnot, Shl, Shr, Setp, Selp, Slct, Bra, Ret, Exit, Bar, BarWarp, Nop, Atom, Red, Shfl, Vote, Activemask, Fma, Rcp,
   Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Copysign, Testp, Call, Sad,
-  Isspacep, Trap, Dp4a, CpAsync, Redux, Match, Ldmatrix, Stmatrix, Mma, WmmaLoad, WmmaStore, WmmaMma,
+  Isspacep, Trap, Dp4a, CpAsync, Redux, Match, Ldmatrix, Stmatrix, Mma, WmmaLoad, WmmaStore, WmmaMma, Mbarrier,
 };
 
 enum class SpecialReg : std::uint8_t {
@@ -84,6 +84,8 @@ enum class MulMode : std::uint8_t { Lo, Hi, Wide };
 enum class ShflMode : std::uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : std::uint8_t { All, Any, Uni, Ballot };
 enum class BarMode : std::uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
+// mbarrier.* (PTX ISA 9.7.13.15) and cp.async.mbarrier.arrive (CpAsyncArrive): what Opcode::Mbarrier does.
+enum class MbarOp : std::uint8_t { Init, Arrive, ArriveDrop, ExpectTx, CompleteTx, TestWait, TryWait, PendingCount, Inval, CpAsyncArrive };
 
 enum class OperandKind : std::uint8_t { None, Reg, Imm, Special, Address, Vector, Label, Symbol, Sink };
 
@@ -121,6 +123,10 @@ struct Instruction {
   bool trans = false;          // ldmatrix/stmatrix .trans
   bool ignore_src = false;     // cp.async: operand 3 is the ignore-src predicate, not a source size
   bool cache_hint = false;     // cp.async .L2::cache_hint: a cache-policy operand comes last
+  MbarOp mbar = MbarOp::Init;  // Mbarrier: which operation
+  bool mbar_parity = false;    // test_wait / try_wait .parity: the last source is a phase parity, not a state
+  bool mbar_expect_tx = false; // arrive.expect_tx: the last source is a transaction count, not an arrival count
+  bool mbar_noinc = false;     // cp.async.mbarrier.arrive.noinc: the arrival counts against the expected count
   // mma.sync and wmma.mma: shape M x N x K; type: D (= C for mma.sync), type2: A, type3: B, type4: C (wmma.mma);
   // tf32: A and B are .tf32 (type2/3 F32). wmma.load/store: type: the elements, tf32 as above.
   std::uint8_t mma_m = 0, mma_n = 0, mma_k = 0;

@@ -158,6 +158,11 @@ int dest_count(const Instruction& in) {
       return 0;
     case Opcode::Bar:
       return in.bar == BarMode::Sync || in.bar == BarMode::Arrive ? 0 : 1;
+    case Opcode::Mbarrier:
+      return in.mbar == MbarOp::Init || in.mbar == MbarOp::ExpectTx || in.mbar == MbarOp::CompleteTx ||
+                     in.mbar == MbarOp::Inval || in.mbar == MbarOp::CpAsyncArrive
+                 ? 0
+                 : 1;
     case Opcode::Setp: case Opcode::Shfl: case Opcode::Match:
       return in.pair_dest ? 2 : 1;
     default:
@@ -189,6 +194,10 @@ Type source_type(const Instruction& in, std::size_t i, int dests) {
     case Opcode::BarWarp: case Opcode::Bar: return Type::U32;
     case Opcode::St: return in.type;
     case Opcode::WmmaLoad: case Opcode::WmmaStore: return Type::U32;  // the stride (the fragments are vectors)
+    case Opcode::Mbarrier:  // a state token is 64 bits; counts, transaction bytes and parities 32
+      return (in.mbar == MbarOp::PendingCount || ((in.mbar == MbarOp::TestWait || in.mbar == MbarOp::TryWait) && !in.mbar_parity && s == 1))
+                 ? Type::B64
+                 : Type::U32;
     default: return in.type;
   }
 }
@@ -760,6 +769,10 @@ class Parser {
     if (parts[0] == "cp" && parts.size() > 1 && parts[1] == "async") {
       // cp.async (sm_80+): a global-to-shared copy; its groups and waits complete at once here.
       const auto has = [&](std::string_view m) { return std::find(parts.begin(), parts.end(), m) != parts.end(); };
+      if (has("mbarrier") && has("arrive") && !has("bulk")) {
+        decode_mbarrier(in, parts, 3);  // cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]
+        return;
+      }
       if (has("commit_group") || has("wait_group") || has("wait_all")) {
         in.op = Opcode::Nop;
       } else if (has("bulk") || has("mbarrier") || has("shared::cluster")) {
@@ -770,6 +783,10 @@ class Parser {
         in.space = StateSpace::Shared;
         in.cache_hint = has("L2::cache_hint");  // its last operand is a cache policy, not a size
       }
+      return;
+    }
+    if (parts[0] == "mbarrier") {
+      decode_mbarrier(in, parts, 1);
       return;
     }
     if (parts[0] == "ldmatrix" || parts[0] == "stmatrix") {
@@ -971,6 +988,41 @@ class Parser {
       else ok = false;
     }
     if (!shape || !type || !ok) in.op = Opcode::Unsupported;
+  }
+
+  // mbarrier.OP{.parity}{.sem}{.scope}{.shared{::cta}}.b64 and cp.async.mbarrier.arrive{.noinc}...b64 (PTX ISA
+  // 9.7.13.15, 9.7.9.25.3.3); parts from `first` on are the operation and its qualifiers. The object lives in
+  // this CTA's shared memory (.shared or a generic address); .shared::cluster (another CTA's) is not run.
+  static void decode_mbarrier(Instruction& in, const std::vector<std::string_view>& parts, std::size_t first) {
+    static const std::unordered_map<std::string_view, MbarOp> kOps = {
+        {"init", MbarOp::Init},         {"arrive", MbarOp::Arrive},         {"arrive_drop", MbarOp::ArriveDrop},
+        {"expect_tx", MbarOp::ExpectTx}, {"complete_tx", MbarOp::CompleteTx}, {"test_wait", MbarOp::TestWait},
+        {"try_wait", MbarOp::TryWait},  {"pending_count", MbarOp::PendingCount}, {"inval", MbarOp::Inval}};
+    in.op = Opcode::Mbarrier;
+    in.space = StateSpace::Generic;
+    bool named = false, ok = true, b64 = false;
+    for (std::size_t k = first; k < parts.size(); ++k) {
+      const std::string_view x = parts[k];
+      if (first == 3) {  // cp.async.mbarrier.arrive
+        if (x == "arrive") { in.mbar = MbarOp::CpAsyncArrive; named = true; continue; }
+        if (x == "noinc") { in.mbar_noinc = true; continue; }
+      } else if (auto o = kOps.find(x); o != kOps.end()) {
+        if (!named) in.mbar = o->second;
+        else if (in.mbar == MbarOp::Arrive && o->second == MbarOp::ExpectTx) in.mbar_expect_tx = true;  // arrive.expect_tx
+        else if (in.mbar == MbarOp::ArriveDrop && o->second == MbarOp::ExpectTx) in.mbar_expect_tx = true;
+        else ok = false;
+        named = true;
+        continue;
+      }
+      if (x == "parity") in.mbar_parity = true;
+      else if (x == "b64") b64 = true;
+      else if (x == "shared" || x == "shared::cta") in.space = StateSpace::Shared;
+      else if (x == "relaxed" || x == "release" || x == "acquire" || x == "cta" || x == "cluster" || x == "noComplete") continue;
+      else ok = false;  // .shared::cluster, unknown qualifiers
+    }
+    if (in.mbar_parity && in.mbar != MbarOp::TestWait && in.mbar != MbarOp::TryWait) ok = false;
+    in.type = Type::B64;
+    if (!named || !b64 || !ok) in.op = Opcode::Unsupported;
   }
 
   // mMnNkK, the whole word, into in.mma_m/n/k; false when it is not one or does not fit the bytes they are
@@ -1324,6 +1376,17 @@ class Parser {
           fail_at(path_, in.ptx_line, fmt::format("'{}': the copy size must be 4, 8 or 16", in.text));
         break;
       case Opcode::Lop3: need(5); break;
+      case Opcode::Mbarrier: {
+        // Where the object's address is: after the destination, or first when there is none.
+        const bool no_address = in.mbar == MbarOp::PendingCount;
+        const std::size_t a = static_cast<std::size_t>(dests);
+        const bool two_sources = in.mbar == MbarOp::Init || in.mbar == MbarOp::ExpectTx || in.mbar == MbarOp::CompleteTx ||
+                                 in.mbar == MbarOp::TestWait || in.mbar == MbarOp::TryWait || in.mbar_expect_tx;
+        need(no_address ? 2 : a + (two_sources ? 2 : 1));
+        if (!no_address && in.operands[a].kind != OperandKind::Address)
+          fail_at(path_, in.ptx_line, fmt::format("'{}': expected the mbarrier's address [..] as operand {}", in.text, a + 1));
+        break;
+      }
       case Opcode::Ldmatrix: case Opcode::Stmatrix: {
         need(2);
         const Operand& addr = in.operands[in.op == Opcode::Ldmatrix ? 1 : 0];
