@@ -41,6 +41,10 @@ struct Counters {
   // no read comes before it (validation/h100/async_probe).
   L1Traffic global_ldgsts, global_ldgsts_bypass;
   SharedTraffic shared_ldgsts, shared_ldgsts_bypass;
+  // Bulk copies (cp.async.bulk, UBLKCP; 9.0+) by the TMA unit, global -> shared (bulk_ld) and shared -> global
+  // (bulk_st), past L1: instructions, the L2 requests and the sectors of their 128-byte pieces (Nsight Compute's
+  // l1tex__m_*_op_tma_ld / _st), the bytes copied (needed) and the sectors' bytes (moved).
+  L1Traffic bulk_ld, bulk_st;
   std::uint64_t const_instructions = 0, const_serialization = 0;
   // Loads and stores through generic addresses (SASS LD / ST; KernelInfo::generic_pcs): their traffic is
   // in the spaces above, their warp instructions only here, as Nsight Compute counts them.

@@ -20,6 +20,7 @@ enum class MetricScope : std::uint8_t {
   CachedGpus,  // CC >= 2.0 (an L1/L2 hierarchy)
   WithL1,      // L1 hit counters: 2.x+ (read-only caches on 3.5+)
   AsyncCopy,   // cp.async (LDGSTS): CC >= 8.0
+  BulkCopy,    // cp.async.bulk (UBLKCP, the TMA unit): CC >= 9.0
 };
 
 struct MetricName {

@@ -20,7 +20,13 @@ enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture };
 // shared write (every lane that executed it, at its destination offset), each with the copy's cache
 // operator (ca: through L1; cg: LDGSTS.BYPASS) and its 4, 8 or 16 bytes a lane (docs/TRACE_FORMAT.md;
 // validation/h100/async_probe).
-enum class Op : std::uint8_t { Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy };
+// BulkLoad / BulkStore: cp.async.bulk (SASS UBLKCP, 9.0+), one thread's copy of a contiguous block between
+// global and shared memory by the SM's TMA unit, global -> shared or shared -> global. One record per
+// instruction, a descriptor rather than lanes: lane 0 holds the global address, lane 1 the shared address,
+// lane 2 the byte count (mask 0b111, size 16, space global, the default cache operator; every value a
+// multiple of 16, the count 16 to kMaxBulkBytes). The TMA reads or writes the block in 128-byte pieces from
+// its start (docs/TRACE_FORMAT.md; validation/h100/barrier_probe).
+enum class Op : std::uint8_t { Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy, BulkLoad, BulkStore };
 inline constexpr bool is_matrix(Op o) { return o == Op::LoadMatrix || o == Op::StoreMatrix; }
 
 // PTX cache operators (PTX ISA "Cache Operators"; seed 001 "PTX Cache Operators").
@@ -37,6 +43,16 @@ inline constexpr bool matrix_record_ok(Space space, unsigned size, CacheOp cache
 inline constexpr bool async_copy_record_ok(Space space, unsigned size, CacheOp cache) {
   return (space == Space::Global || space == Space::Shared) && (size == 4 || size == 8 || size == 16) &&
          (cache == CacheOp::Ca || (cache == CacheOp::Cg && size == 16));
+}
+inline constexpr bool is_bulk(Op o) { return o == Op::BulkLoad || o == Op::BulkStore; }
+// The largest bulk copy a record may describe (more than any GPU's shared memory per CTA).
+inline constexpr std::uint64_t kMaxBulkBytes = std::uint64_t{1} << 20;
+// What a bulk-copy record's fixed fields must be; its lanes are checked by bulk_record_ok (trace readers).
+inline constexpr bool bulk_fields_ok(Space space, unsigned size, CacheOp cache, std::uint32_t mask) {
+  return space == Space::Global && size == 16 && cache == CacheOp::Default && mask == 0x7u;
+}
+inline constexpr bool bulk_lanes_ok(std::uint64_t global, std::uint64_t shared, std::uint64_t bytes) {
+  return global % 16 == 0 && shared % 16 == 0 && bytes % 16 == 0 && bytes >= 16 && bytes <= kMaxBulkBytes;
 }
 // The lanes whose row addresses an ldmatrix / stmatrix of 1, 2 or 4 matrices reads: 8m..8m+7 for matrix m.
 inline constexpr std::uint32_t matrix_row_lanes(unsigned matrices) {

@@ -26,4 +26,16 @@ struct WarpAccess {
   std::array<std::uint64_t, kWarpSize> addr{};
 };
 
+// A bulk copy's descriptor (types.hpp Op::BulkLoad / BulkStore): its global address, shared address and bytes.
+inline std::uint64_t bulk_global(const WarpAccess& r) { return r.addr[0]; }
+inline std::uint64_t bulk_shared(const WarpAccess& r) { return r.addr[1]; }
+inline std::uint64_t bulk_bytes(const WarpAccess& r) { return r.addr[2]; }
+inline bool bulk_record_ok(const WarpAccess& r) {
+  return bulk_fields_ok(r.space, r.size, r.cache, r.active.bits()) && bulk_lanes_ok(r.addr[0], r.addr[1], r.addr[2]);
+}
+// What a reader says of a bulk record that is not one.
+inline constexpr const char* kBulkRecordRule =
+    "tma_ld / tma_st (cp.async.bulk) records are 'global tma_ld 16' with mask=7: lane 0 the global address, lane 1 "
+    "the shared address, lane 2 the byte count, all multiples of 16, the count from 16 to 1 MiB";
+
 }  // namespace warpscope

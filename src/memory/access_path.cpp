@@ -25,6 +25,9 @@
 //    .cg past it, no lookup), the write a shared-memory pass whose wavefronts
 //    depend on the read's sources too (rules/async_copy.hpp; validation/h100/
 //    async_probe, async_gemm).
+//  - 9.0+ bulk copies (cp.async.bulk, UBLKCP): the TMA cuts the block into 128-byte
+//    pieces from its start and sends their sectors to L2 past L1 and the request
+//    coalescer (rules/bulk_copy.hpp; validation/h100/barrier_probe).
 //  - Atomics and reductions are performed at L2: the L1 line is invalidated
 //    (assumed), the L2 sector is fetched on a miss and left dirty.
 //  - L2 (2.x+): write-back, write-allocate without fetch, byte masks; a read of
@@ -41,6 +44,7 @@
 #include "memory/system_impl.hpp"
 #include "rules/async_copy.hpp"
 #include "rules/atomic_passes.hpp"
+#include "rules/bulk_copy.hpp"
 #include "rules/local_layout.hpp"
 
 namespace warpscope {
@@ -59,7 +63,7 @@ int MemorySystem::Impl::l2_home(std::uint64_t line) const {
   return l2.size() > 1 ? memory::l2_home_of(line, h.l2_home_mask) : 0;
 }
 
-void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, Delta& d) {
+void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, Delta& d, bool coalesce) {
   const auto n = static_cast<std::uint64_t>(sectors.count());
   const auto bytes = static_cast<std::uint64_t>(h.dram_sector_bytes);
   if (l2.empty()) {
@@ -68,7 +72,7 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
   }
   // Sectors this SM already asked for and has not received merge in the
   // request coalescer: L2 never sees them (memory/l2_request_coalescer.hpp).
-  if (coalescer.enabled()) {
+  if (coalesce && coalescer.enabled()) {
     sectors = coalescer.offer(sm_in_flight, line, sectors, round);
     if (sectors.none()) return;
   }
@@ -347,6 +351,7 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
   if (rec.op == Op::Atomic || rec.op == Op::Reduction)
     if (auto passes = access_passes(rec, sm, pc_counters, l2port)) return *passes;
   if (rec.op == Op::AsyncCopy) return access_async_copy(rec, sm, pc_counters, l2port);
+  if (is_bulk(rec.op)) return access_bulk(rec, sm, pc_counters, l2port);
   auto one = [&](const WarpAccess& part, bool counts_instruction) {
     memory::Delta d;
     const InstructionCounts c = sm_side(part, sm, counts_instruction, d, l2port);
@@ -394,14 +399,62 @@ InstructionCounts MemorySystem::Impl::access_async_copy(const WarpAccess& rec, i
 }
 
 template <class Port>
+InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port) {
+  const bool load = rec.op == Op::BulkLoad;
+  const std::uint64_t global = bulk_global(rec), shared = bulk_shared(rec), bytes = bulk_bytes(rec);
+  if (arch.cc_major < 9) {
+    // No TMA: the copy as one warp would make it, 16 bytes a lane, 512 bytes an instruction pair.
+    InstructionCounts total;
+    for (std::uint64_t done = 0; done < bytes; done += 32 * 16) {
+      WarpAccess g = rec, s = rec;
+      g.op = load ? Op::Load : Op::Store;
+      s.op = load ? Op::Store : Op::Load;
+      s.space = Space::Shared;
+      const std::uint64_t lanes = std::min<std::uint64_t>(32, (bytes - done) / 16);
+      g.active = s.active = LaneMask(lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u);
+      for (std::uint64_t l = 0; l < lanes; ++l) {
+        g.addr[l] = global + done + 16 * l;
+        s.addr[l] = shared + done + 16 * l;
+      }
+      const InstructionCounts first = access_record(load ? g : s, sm, pc_counters, l2port);
+      const InstructionCounts second = access_record(load ? s : g, sm, pc_counters, l2port);
+      rules::add_part(total, load ? first : second);
+    }
+    return total;
+  }
+  memory::Delta d;
+  d.kind = load ? Kind::BulkLd : Kind::BulkSt;
+  d.l1.instructions = 1;
+  d.l1.bytes_needed = bytes;
+  rules::for_each_bulk_request(global, bytes, !load, [&](const rules::BulkRequest& r) {
+    d.l1.requests += 1;
+    d.l1.sectors += static_cast<std::uint64_t>(r.sectors.count());
+    if (load) l2port.bulk_read(r.line, r.sectors, d);
+    else l2port.write(r.line, r.bytes, false, d);
+  });
+  d.l1.transactions = d.l1.requests;
+  d.l1.bytes_moved = d.l1.sectors * 32;
+  InstructionCounts c;
+  c.path = MemoryPath::L2;
+  c.applies = InstructionCounts::kRequests | InstructionCounts::kSectors | InstructionCounts::kBytes;
+  c.requests = 1;
+  c.transactions = static_cast<std::uint32_t>(d.l1.requests);
+  c.sectors = static_cast<std::uint32_t>(d.l1.sectors);
+  c.bytes_needed = static_cast<std::uint32_t>(bytes);
+  c.bytes_moved = static_cast<std::uint32_t>(d.l1.bytes_moved);
+  count(d, pc_counters);
+  return c;
+}
+
+template <class Port>
 InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, bool counts_instruction, Delta& d,
                                               Port& l2port) {
   const InstructionCounts c = rules::analyze_at_addresses(rec, arch, cfg.rules);
   switch (c.path) {
     case MemoryPath::Shared:
       switch (rec.op) {
-        case Op::Load: d.kind = Kind::SharedLd; break;
-        case Op::Store: case Op::AsyncCopy: d.kind = Kind::SharedSt; break;
+        case Op::Load: case Op::BulkStore: d.kind = Kind::SharedLd; break;
+        case Op::Store: case Op::AsyncCopy: case Op::BulkLoad: d.kind = Kind::SharedSt; break;
         case Op::LoadMatrix: d.kind = Kind::SharedLdsm; break;
         case Op::StoreMatrix: d.kind = Kind::SharedStsm; break;
         case Op::Atomic: case Op::Reduction: d.kind = Kind::SharedAtom; break;
@@ -438,6 +491,7 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
 void MemorySystem::Impl::run_l2_op(const memory::L2Op& op, Delta& d) {
   switch (op.type) {
     case memory::L2Op::Type::Read: l2_read(op.line, op.sectors, op.evict_first, d); break;
+    case memory::L2Op::Type::BulkRead: l2_read(op.line, op.sectors, false, d, false); break;
     case memory::L2Op::Type::Write: l2_write(op.line, op.bytes, op.evict_first, d); break;
     case memory::L2Op::Type::Atomic: l2_atomic(op.line, op.sectors, op.bytes, false, d); break;
     case memory::L2Op::Type::Reduction: l2_atomic(op.line, op.sectors, op.bytes, true, d); break;

@@ -36,6 +36,8 @@ void Counters::add(const Counters& o) {
   global_ldgsts_bypass.add(o.global_ldgsts_bypass);
   shared_ldgsts.add(o.shared_ldgsts);
   shared_ldgsts_bypass.add(o.shared_ldgsts_bypass);
+  bulk_ld.add(o.bulk_ld);
+  bulk_st.add(o.bulk_st);
   const_instructions += o.const_instructions;
   generic_ld_instructions += o.generic_ld_instructions;
   generic_st_instructions += o.generic_st_instructions;

@@ -32,6 +32,8 @@ void apply(Counters& c, const Delta& d) {
     case Kind::ReadOnlyLd: c.readonly_ld.add(d.l1); break;
     case Kind::GlobalLdgsts: c.global_ldgsts.add(d.l1); break;
     case Kind::GlobalLdgstsBypass: c.global_ldgsts_bypass.add(d.l1); break;
+    case Kind::BulkLd: c.bulk_ld.add(d.l1); break;
+    case Kind::BulkSt: c.bulk_st.add(d.l1); break;
     case Kind::SharedLd: c.shared_ld.add(d.shared); return;
     case Kind::SharedSt: c.shared_st.add(d.shared); return;
     case Kind::SharedAtom: c.shared_atom.add(d.shared); return;

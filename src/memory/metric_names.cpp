@@ -92,6 +92,7 @@ constexpr auto A = MetricScope::Always;
 constexpr auto C = MetricScope::CachedGpus;
 constexpr auto L = MetricScope::WithL1;
 constexpr auto G = MetricScope::AsyncCopy;
+constexpr auto B = MetricScope::BulkCopy;
 
 // Global loads: LDG and the global reads of cp.async (LDGSTS), as Nsight Compute's tag-stage counters of
 // op_ld count them (its instruction counter leaves LDGSTS out).
@@ -207,6 +208,13 @@ constexpr std::string_view kMeasuredNames[] = {
     "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts",
     "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts",
+    // cp.async.bulk (UBLKCP): validation/h100/barrier_probe
+    "smsp__inst_executed_op_tma_ld",
+    "smsp__inst_executed_op_tma_st",
+    "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld",
+    "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld",
+    "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st",
+    "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st",
     "lts__t_requests_srcunit_tex_op_read",
     "lts__t_sectors_srcunit_tex_op_read",
     "lts__t_requests_srcunit_tex_op_atom",  // atomics and reductions: validation/h100/atomics_probe
@@ -327,6 +335,27 @@ const std::vector<MetricName>& table() {
        "conflicts", "the same, as the L1's data stage counts them (other traffic adds some)", G,
        &sh_conflicts<&Counters::shared_ldgsts, &Counters::shared_ldgsts_bypass>, true},
 
+      // cp.async.bulk (UBLKCP, 9.0+) by the TMA unit: validation/h100/barrier_probe. Its L2 requests and sectors are
+      // in the l2.* rows (srcunit tex) as well.
+      {"tma_ld.instructions", "smsp__inst_executed_op_tma_ld.sum", "", "", "instructions",
+       "warp-level bulk copies global -> shared (cp.async.bulk, UBLKCP)", B, &instructions<&Counters::bulk_ld>, true},
+      {"tma_ld.l2_requests", "", "", "", "requests", "the L2 read requests of their 128-byte pieces", B,
+       &requests<&Counters::bulk_ld>, true},
+      {"tma_ld.sectors", "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", "", "", "sectors",
+       "sectors the pieces read (a sector two pieces share counts twice)", B, &sectors<&Counters::bulk_ld>, true},
+      {"tma_ld.bytes", "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "", "", "bytes",
+       "bytes of those sectors", B, &moved<&Counters::bulk_ld>, true},
+      {"tma_ld.bytes_needed", "", "", "", "bytes", "bytes copied", B, &needed<&Counters::bulk_ld>, true},
+      {"tma_st.instructions", "smsp__inst_executed_op_tma_st.sum", "", "", "instructions",
+       "warp-level bulk copies shared -> global (cp.async.bulk, UBLKCP)", B, &instructions<&Counters::bulk_st>, true},
+      {"tma_st.l2_requests", "", "", "", "requests", "the L2 write requests of their 128-byte pieces (one per line)", B,
+       &requests<&Counters::bulk_st>, true},
+      {"tma_st.sectors", "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum", "", "", "sectors",
+       "sectors the pieces write", B, &sectors<&Counters::bulk_st>, true},
+      {"tma_st.bytes", "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", "", "", "bytes",
+       "bytes of those sectors", B, &moved<&Counters::bulk_st>, true},
+      {"tma_st.bytes_needed", "", "", "", "bytes", "bytes copied", B, &needed<&Counters::bulk_st>, true},
+
       // Listed by this ncu on the H100 (validation/h100/wmma_probe/wmma_probe.ncu.csv), not in the reference list.
       {"generic_ld.instructions", "smsp__inst_executed_op_generic_ld.sum", "", "", "instructions",
        "warp-level loads through a generic address (LD), whose sectors count in the space they reach", A,
@@ -431,6 +460,7 @@ bool applies(const MetricName& m, const ArchSpec& arch) {
     case MetricScope::CachedGpus: return !tesla;
     case MetricScope::WithL1: return !tesla;
     case MetricScope::AsyncCopy: return arch.cc_major >= 8;
+    case MetricScope::BulkCopy: return arch.cc_major >= 9;
   }
   return true;
 }

@@ -26,7 +26,7 @@ namespace memory {
 // Which L1Traffic of Counters a record adds to.
 enum class Kind : std::uint8_t { GlobalLd, GlobalSt, GlobalAtom, LocalLd, LocalSt, ReadOnlyLd, SharedLd, SharedSt,
                                  SharedAtom, SharedLdsm, SharedStsm, GlobalLdgsts, GlobalLdgstsBypass,
-                                 SharedLdgsts, SharedLdgstsBypass, Const };
+                                 SharedLdgsts, SharedLdgstsBypass, BulkLd, BulkSt, Const };
 
 // What one record adds, applied to the kernel counters and to the caller's
 // per-PC counters.
@@ -50,7 +50,7 @@ void merge(Delta& into, const Delta& part);
 // L2's answer, so these can run later, in record order, on the L2 thread:
 // memory/l2_thread.hpp).
 struct L2Op {
-  enum class Type : std::uint8_t { Read, Write, Atomic, Reduction };
+  enum class Type : std::uint8_t { Read, Write, Atomic, Reduction, BulkRead };  // BulkRead: past the coalescer
   Type type = Type::Read;
   bool evict_first = false;
   SectorMask sectors;  // Read, Atomic, Reduction
@@ -94,6 +94,7 @@ struct MemorySystem::Impl {
     Impl& m;
     static constexpr bool kPrefetch = true;  // hint the L2 sets a scattered record will look up
     void read(std::uint64_t line, SectorMask s, bool ef, memory::Delta& d) { m.l2_read(line, s, ef, d); }
+    void bulk_read(std::uint64_t line, SectorMask s, memory::Delta& d) { m.l2_read(line, s, false, d, false); }
     void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta& d) { m.l2_write(line, b, ef, d); }
     void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta& d) {
       m.l2_atomic(line, s, b, reduction, d);
@@ -125,6 +126,10 @@ struct MemorySystem::Impl {
   // before 8.0 (a what-if) as the load and shared store it would take there.
   template <class Port>
   InstructionCounts access_async_copy(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
+  // A bulk copy (Op::BulkLoad / BulkStore): on 9.0+ the TMA's L2 requests (rules/bulk_copy.hpp), past L1 and the
+  // request coalescer; before 9.0 (a what-if) the 16-byte loads and stores of one warp that would copy it.
+  template <class Port>
+  InstructionCounts access_bulk(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
   // Per warp (CTA << 16 | warp), the global record of its last cp.async, which the shared record of the
   // same instruction (that warp's next record) pairs with; records of other warps may come between.
   // Entries stay for the kernel (one per warp that copies), `pending` until their write comes.
@@ -159,7 +164,8 @@ struct MemorySystem::Impl {
   // One operation handed over by RingL2, on the thread that owns the L2.
   void run_l2_op(const memory::L2Op& op, memory::Delta& d);
 
-  void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d);
+  // coalesce: offer the read to the request coalescer first (every SM-side read but the TMA's).
+  void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d, bool coalesce = true);
   void l2_atomic(std::uint64_t line, SectorMask sectors, const LineBytes& bytes, bool reduction, memory::Delta& d);
   void l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, memory::Delta& d);
   void l2_evicted(const Eviction& e, memory::Delta& d) const;  // DRAM traffic of a line leaving L2

@@ -96,6 +96,10 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       e.pc = pc + 1;
       if (exec) cp_async(c, w, f, pc, in, exec);
       return;
+    case Opcode::BulkCopy:
+      e.pc = pc + 1;
+      if (exec) bulk_copy(c, w, f, pc, in, exec);
+      return;
     case Opcode::Mbarrier:
       e.pc = pc + 1;
       if (exec) mbarrier_op(c, w, f, in, exec);

@@ -584,6 +584,13 @@ struct Interpreter::Impl {
   // mbarrier.* and cp.async.mbarrier.arrive (warp_mbarrier.cpp): no memory records (the H100 counts its SYNCS
   // instructions as no shared-memory access); a wait whose phase is incomplete yields the warp.
   void mbarrier_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
+  // The mbarrier at shared offset `key` (an error names lane's thread where there is none), and its phase
+  // completed where no arrival and no transaction byte is owed.
+  MBarrier& mbarrier_at(Cta& c, const Warp& w, const Instruction& in, int lane, std::uint64_t key);
+  static void complete_if_done(Cta& c, MBarrier& b);
+  // cp.async.bulk (warp_bulk_copy.cpp): each lane's copy at once, one record per copy (types.hpp Op::BulkLoad /
+  // BulkStore); a copy to shared memory then completes its bytes on its mbarrier.
+  void bulk_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
   void memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
   void alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
 

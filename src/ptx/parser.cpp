@@ -152,7 +152,7 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
 // How many of an instruction's leading operands it writes.
 int dest_count(const Instruction& in) {
   switch (in.op) {
-    case Opcode::St: case Opcode::Red: case Opcode::CpAsync: case Opcode::Stmatrix: case Opcode::WmmaStore: case Opcode::Bra:
+    case Opcode::St: case Opcode::Red: case Opcode::CpAsync: case Opcode::BulkCopy: case Opcode::Stmatrix: case Opcode::WmmaStore: case Opcode::Bra:
     case Opcode::Ret: case Opcode::Exit: case Opcode::Nop:
     case Opcode::Trap: case Opcode::BarWarp: case Opcode::Call: case Opcode::Unsupported:
       return 0;
@@ -194,6 +194,7 @@ Type source_type(const Instruction& in, std::size_t i, int dests) {
     case Opcode::BarWarp: case Opcode::Bar: return Type::U32;
     case Opcode::St: return in.type;
     case Opcode::WmmaLoad: case Opcode::WmmaStore: return Type::U32;  // the stride (the fragments are vectors)
+    case Opcode::BulkCopy: return Type::U32;  // the byte count
     case Opcode::Mbarrier:  // a state token is 64 bits; counts, transaction bytes and parities 32
       return (in.mbar == MbarOp::PendingCount || ((in.mbar == MbarOp::TestWait || in.mbar == MbarOp::TryWait) && !in.mbar_parity && s == 1))
                  ? Type::B64
@@ -748,7 +749,7 @@ class Parser {
     }
     take();  // ;
     check_operands(in);
-    if (in.op == Opcode::CpAsync && in.cache_hint && in.operands.size() > 3)
+    if ((in.op == Opcode::CpAsync || in.op == Opcode::BulkCopy) && in.cache_hint && in.operands.size() > 3)
       in.operands.pop_back();  // the cache policy: a hint to L2 that changes no count here
     if (in.op == Opcode::CpAsync && in.operands.size() > 3 && in.operands[3].kind == OperandKind::Reg &&
         f.registers[static_cast<std::size_t>(in.operands[3].reg)].type == Type::Pred)
@@ -773,9 +774,13 @@ class Parser {
         decode_mbarrier(in, parts, 3);  // cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]
         return;
       }
+      if (has("bulk")) {
+        decode_bulk_copy(in, parts);
+        return;
+      }
       if (has("commit_group") || has("wait_group") || has("wait_all")) {
         in.op = Opcode::Nop;
-      } else if (has("bulk") || has("mbarrier") || has("shared::cluster")) {
+      } else if (has("mbarrier") || has("shared::cluster")) {
         in.op = Opcode::Unsupported;
       } else {
         in.op = Opcode::CpAsync;
@@ -807,6 +812,9 @@ class Parser {
       return;
     }
     in.op = it->second;
+    // Fences order memory between threads and proxies (fence.proxy.async, fence.mbarrier_init, membar.gl): the
+    // interpreter runs one thread at a time and finishes every copy at once, so each of them is a no-op.
+    if (parts[0] == "fence" || parts[0] == "membar") return;
     std::vector<Type> types;
     bool unsupported = false;
     for (std::size_t k = 1; k < parts.size(); ++k) {
@@ -1023,6 +1031,35 @@ class Parser {
     if (in.mbar_parity && in.mbar != MbarOp::TestWait && in.mbar != MbarOp::TryWait) ok = false;
     in.type = Type::B64;
     if (!named || !b64 || !ok) in.op = Opcode::Unsupported;
+  }
+
+  // cp.async.bulk (PTX ISA 9.7.9.25.4.1, sm_90): global -> shared::cluster or shared::cta completing on an mbarrier,
+  // shared::cta -> global in a bulk group; their commit_group and wait_group are no-ops here (the copy is done at
+  // once), and so is cp.async.bulk.prefetch.L2 (the H100 shows it in no counter: validation/h100/barrier_probe).
+  // The tensor forms, multicast, shared::cluster -> shared::cluster and .cp_mask are not run.
+  static void decode_bulk_copy(Instruction& in, const std::vector<std::string_view>& parts) {
+    const auto has = [&](std::string_view m) { return std::find(parts.begin(), parts.end(), m) != parts.end(); };
+    in.op = Opcode::Unsupported;
+    if (has("tensor") || has("multicast::cluster") || has("cp_mask")) return;
+    if (has("commit_group") || has("wait_group") || has("prefetch")) {
+      in.op = Opcode::Nop;
+      return;
+    }
+    std::vector<std::string_view> spaces;
+    bool mbarrier = false, group = false, ok = true;
+    for (std::size_t k = 3; k < parts.size(); ++k) {
+      const std::string_view x = parts[k];
+      if (x == "global" || x == "shared::cta" || x == "shared::cluster") spaces.push_back(x);
+      else if (x == "mbarrier::complete_tx::bytes") mbarrier = true;
+      else if (x == "bulk_group") group = true;
+      else if (x == "L2::cache_hint") in.cache_hint = true;
+      else ok = false;
+    }
+    if (!ok || spaces.size() != 2) return;
+    if (spaces[1] == "global" && spaces[0] != "global" && mbarrier && !group) in.space = StateSpace::Shared;  // g2s
+    else if (spaces[0] == "global" && spaces[1] == "shared::cta" && group && !mbarrier) in.space = StateSpace::Global;  // s2g
+    else return;
+    in.op = Opcode::BulkCopy;
   }
 
   // mMnNkK, the whole word, into in.mma_m/n/k; false when it is not one or does not fit the bytes they are
@@ -1376,6 +1413,17 @@ class Parser {
           fail_at(path_, in.ptx_line, fmt::format("'{}': the copy size must be 4, 8 or 16", in.text));
         break;
       case Opcode::Lop3: need(5); break;
+      case Opcode::BulkCopy: {
+        const bool to_shared = in.space == StateSpace::Shared;
+        need(to_shared ? 4 : 3);
+        if (in.operands[0].kind != OperandKind::Address || in.operands[1].kind != OperandKind::Address ||
+            (to_shared && in.operands[3].kind != OperandKind::Address))
+          fail_at(path_, in.ptx_line,
+                  fmt::format("'{}': expected [destination], [source], bytes{}", in.text, to_shared ? ", [mbarrier]" : ""));
+        if (in.operands.size() > (to_shared ? 4u : 3u))
+          fail_at(path_, in.ptx_line, fmt::format("'{}': more operands than a bulk copy takes", in.text));
+        break;
+      }
       case Opcode::Mbarrier: {
         // Where the object's address is: after the destination, or first when there is none.
         const bool no_address = in.mbar == MbarOp::PendingCount;

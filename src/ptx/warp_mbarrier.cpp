@@ -21,6 +21,21 @@ std::uint64_t token_phase(std::uint64_t state) { return state >> 20; }
 
 }  // namespace
 
+MBarrier& Interpreter::Impl::mbarrier_at(Cta& c, const Warp& w, const Instruction& in, int lane, std::uint64_t key) {
+  auto it = c.mbarriers.find(key);
+  if (it == c.mbarriers.end())
+    fault(w, in, lane, fmt::format("the mbarrier at shared 0x{:x} is used before mbarrier.init (or after mbarrier.inval)", key));
+  return it->second;
+}
+
+void Interpreter::Impl::complete_if_done(Cta& c, MBarrier& b) {
+  if (b.pending == 0 && b.tx == 0) {
+    ++b.phase;
+    b.pending = b.expected;
+  }
+  ++c.mbar_changes;
+}
+
 void Interpreter::Impl::mbarrier_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec) {
   const int dests = in.mbar == MbarOp::Init || in.mbar == MbarOp::ExpectTx || in.mbar == MbarOp::CompleteTx ||
                             in.mbar == MbarOp::Inval || in.mbar == MbarOp::CpAsyncArrive
@@ -38,12 +53,6 @@ void Interpreter::Impl::mbarrier_op(Cta& c, Warp& w, Frame& f, const Instruction
     const std::size_t i = static_cast<std::size_t>(dests) + 1 + k;
     return i < in.operands.size() ? value(c, w, f, in.operands[i], lane) : fallback;
   };
-  const auto complete_if_done = [&](MBarrier& b) {
-    if (b.pending == 0 && b.tx == 0) {
-      ++b.phase;
-      b.pending = b.expected;
-    }
-  };
   bool incomplete = false;
   for (std::uint32_t bits = exec; bits; bits &= bits - 1) {
     const int l = std::countr_zero(bits);
@@ -58,20 +67,16 @@ void Interpreter::Impl::mbarrier_op(Cta& c, Warp& w, Frame& f, const Instruction
       ++c.mbar_changes;
       continue;
     }
-    auto it = c.mbarriers.find(key);
-    if (it == c.mbarriers.end())
-      fault(w, in, l, fmt::format("the mbarrier at shared 0x{:x} is used before mbarrier.init (or after mbarrier.inval)", key));
-    MBarrier& b = it->second;
+    MBarrier& b = mbarrier_at(c, w, in, l, key);
     switch (in.mbar) {
       case MbarOp::Inval:
-        c.mbarriers.erase(it);
+        c.mbarriers.erase(key);
         ++c.mbar_changes;
         break;
       case MbarOp::ExpectTx: case MbarOp::CompleteTx: {
         const auto bytes = static_cast<std::int64_t>(source(0, l, 0) & 0xffffffffu);
         b.tx += in.mbar == MbarOp::ExpectTx ? bytes : -bytes;
-        complete_if_done(b);
-        ++c.mbar_changes;
+        complete_if_done(c, b);
         break;
       }
       case MbarOp::Arrive: case MbarOp::ArriveDrop: case MbarOp::CpAsyncArrive: {
@@ -91,8 +96,7 @@ void Interpreter::Impl::mbarrier_op(Cta& c, Warp& w, Frame& f, const Instruction
         }
         b.pending -= static_cast<std::uint32_t>(count);
         if (dests == 1) set(f, in.operands[0].reg, l, token);
-        complete_if_done(b);
-        ++c.mbar_changes;
+        complete_if_done(c, b);
         break;
       }
       case MbarOp::TestWait: case MbarOp::TryWait: {

@@ -57,6 +57,10 @@ inline constexpr std::uint8_t kTypeMatrix = 0x10;
 // In the second type byte too: the record is one side of a cp.async (Op::AsyncCopy; op bits ld), its global
 // read or its shared write, 4, 8 or 16 bytes, cache operator ca or cg. Readers before it reject the byte.
 inline constexpr std::uint8_t kTypeAsyncCopy = 0x20;
+// In the second type byte too: the record is a bulk copy (Op::BulkLoad with op bits ld, BulkStore with st), global,
+// 16 bytes, default cache operator, mask 0b111 holding its descriptor (warp_access.hpp bulk_*). Readers before it
+// reject the byte.
+inline constexpr std::uint8_t kTypeBulk = 0x40;
 enum class AddrMode : std::uint8_t { None = 0, Stride = 1, Deltas = 2 };
 // Longest possible encoding of one record.
 // tag, kernel, cta, warp, sm, type, mask, pc, base, then 31 deltas or 1 stride.
@@ -120,6 +124,8 @@ class RecordDecoder {
   }
   // false (and the error) if an active lane's address is not a multiple of the size.
   bool check_each_lane(const PackedAccess& r);
+  // The address part of a record whose tag is `tag` and mask `m` (decode's last step).
+  bool decode_addresses(PackedAccess& r, std::uint64_t* lanes, unsigned tag, std::uint32_t m);
   CodecState state_;
   std::array<std::uint64_t, kWarpSize> lanes_{};  // decode(WarpAccess&)'s scratch
   const std::uint8_t* begin_ = nullptr;

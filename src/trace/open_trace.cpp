@@ -104,7 +104,7 @@ void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
     throw Error(fmt::format("trace record of kernel {} written before begin_kernel declared it ({} kernels so far)",
                             r.kernel, kernel_count));
   if (r.size == 0 || r.size > 16 || !std::has_single_bit(unsigned{r.size}) || r.space > Space::Texture ||
-      r.op > Op::AsyncCopy || r.cache > CacheOp::Wt)
+      r.op > Op::BulkStore || r.cache > CacheOp::Wt)
     throw Error(fmt::format("cannot write a trace record with size {}, space {}, op {}, cache op {}: sizes are 1, "
                             "2, 4, 8 or 16 bytes",
                             r.size, static_cast<int>(r.space), static_cast<int>(r.op), static_cast<int>(r.cache)));
@@ -116,6 +116,8 @@ void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
     throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: ldgsts (cp.async) records are "
                             "global or shared copies of 4, 8 or 16 bytes with cache operator ca or cg (cg: 16 bytes)",
                             r.kernel, r.pc));
+  if (is_bulk(r.op) && !bulk_record_ok(r))
+    throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: {}", r.kernel, r.pc, kBulkRecordRule));
   if (const int lane = first_misaligned_lane(r); lane >= 0)
     throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: {}", r.kernel, r.pc,
                             misaligned_lane_message(lane, r.addr[static_cast<unsigned>(lane)], r.size)));

@@ -40,12 +40,14 @@ namespace {
 // Records reach the encoder through check_record(): sizes are powers of two up to 16.
 std::uint8_t type_byte_a(const WarpAccess& r) {
   const auto size_log2 = static_cast<unsigned>(std::countr_zero(unsigned{r.size}));
-  const Op op = r.op == Op::LoadMatrix || r.op == Op::AsyncCopy ? Op::Load : r.op == Op::StoreMatrix ? Op::Store : r.op;
+  const Op op = r.op == Op::LoadMatrix || r.op == Op::AsyncCopy || r.op == Op::BulkLoad ? Op::Load
+               : r.op == Op::StoreMatrix || r.op == Op::BulkStore                        ? Op::Store
+                                                                                        : r.op;
   return static_cast<std::uint8_t>(static_cast<unsigned>(r.space) | static_cast<unsigned>(op) << 3 | size_log2 << 5);
 }
 std::uint8_t type_byte_b(const WarpAccess& r) {
   return static_cast<std::uint8_t>(static_cast<unsigned>(r.cache) | (is_matrix(r.op) ? kTypeMatrix : 0u) |
-                                   (r.op == Op::AsyncCopy ? kTypeAsyncCopy : 0u));
+                                   (r.op == Op::AsyncCopy ? kTypeAsyncCopy : 0u) | (is_bulk(r.op) ? kTypeBulk : 0u));
 }
 
 }  // namespace
@@ -159,7 +161,7 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
     if (end_ - p_ < 2) return fail("the chunk data ends inside a record");
     const std::uint8_t a = p_[0], b = p_[1];
     if ((a & 7u) > static_cast<unsigned>(Space::Texture) || (a >> 5) > 4 ||
-        (b & ~(kTypeMatrix | kTypeAsyncCopy)) > static_cast<unsigned>(CacheOp::Wt))
+        (b & ~(kTypeMatrix | kTypeAsyncCopy | kTypeBulk)) > static_cast<unsigned>(CacheOp::Wt))
       return fail("bad space, size or cache operator code");
     // ldmatrix / stmatrix: shared ld / st of 16 bytes with the default cache operator.
     if ((b & kTypeMatrix) != 0) {
@@ -173,6 +175,12 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
       const auto cache = static_cast<CacheOp>(b & ~kTypeAsyncCopy);
       if ((b & kTypeMatrix) != 0 || ((a >> 3) & 3u) != 0 || !async_copy_record_ok(space, 1u << (a >> 5), cache))
         return fail("a cp.async (ldgsts) record that is not a global or shared copy of 4, 8 or 16 bytes, ca or cg");
+    }
+    // cp.async.bulk: a global ld or st of 16 bytes with the default cache operator and no other flag.
+    if ((b & kTypeBulk) != 0) {
+      constexpr unsigned kGlobal16 = static_cast<unsigned>(Space::Global) | 4u << 5;
+      if ((a & ~(1u << 3)) != kGlobal16 || b != kTypeBulk)
+        return fail("a bulk-copy (tma_ld/tma_st) record that is not a 16-byte global load or store");
     }
     s.type_a = a;
     s.type_b = b;
@@ -196,13 +204,27 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   r.op = static_cast<Op>((s.type_a >> 3) & 3u);
   if (s.type_b & kTypeMatrix) r.op = r.op == Op::Load ? Op::LoadMatrix : Op::StoreMatrix;
   if (s.type_b & kTypeAsyncCopy) r.op = Op::AsyncCopy;
+  if (s.type_b & kTypeBulk) r.op = r.op == Op::Load ? Op::BulkLoad : Op::BulkStore;
   r.size = static_cast<std::uint8_t>(1u << (s.type_a >> 5));
-  r.cache = static_cast<CacheOp>(s.type_b & ~(kTypeMatrix | kTypeAsyncCopy));
+  r.cache = static_cast<CacheOp>(s.type_b & ~(kTypeMatrix | kTypeAsyncCopy | kTypeBulk));
   const std::uint32_t m = s.mask;
   r.mask = m;
   r.stride = 0;
   r.lanes = nullptr;
 
+  if (is_bulk(r.op)) {
+    if (m != 0x7u) return fail("a bulk-copy (tma_ld/tma_st) record whose mask is not 7");
+    if (!decode_addresses(r, lanes, tag, m)) return false;
+    if (!bulk_lanes_ok(r.address(0), r.address(1), r.address(2)))
+      return fail("a bulk-copy (tma_ld/tma_st) record whose addresses or byte count are not multiples of 16, or whose count is not 16 to 1 MiB");
+    return true;
+  }
+  return decode_addresses(r, lanes, tag, m);
+}
+
+bool RecordDecoder::decode_addresses(PackedAccess& r, std::uint64_t* lanes, unsigned tag, std::uint32_t m) {
+  CodecState& s = state_;
+  std::uint64_t v = 0;
   const auto mode = static_cast<AddrMode>(tag >> kAddrModeShift);
   if (m == 0) {
     if (mode != AddrMode::None) return fail("addresses for a record with no active lane");

@@ -275,6 +275,7 @@ class TextReader final : public TraceSource {
     if (r.kernel >= kernels_.size())
       lex_.fail(t[0].column, fmt::format("record of kernel {}, but only {} kernel lines come before it", r.kernel,
                                          kernels_.size()));
+    if (is_bulk(r.op) && r.active.bits() != 0x7u) lex_.fail(t[0].column, kBulkRecordRule);
     if (r.active.none()) {
       if (addr != nullptr && addr->value != "-")
         lex_.fail(addr->value_column, "mask=0 has no active lane: leave addr out (or write addr=-)");
@@ -282,6 +283,7 @@ class TextReader final : public TraceSource {
     }
     if (addr == nullptr) lex_.fail(lex_.line().size() + 1, "expected addr= (the record has active lanes)");
     addresses(r, *addr);
+    if (is_bulk(r.op) && !bulk_record_ok(r)) lex_.fail(t[0].column, kBulkRecordRule);
   }
 
   std::uint32_t mask(const TextToken& t) const {
@@ -306,7 +308,7 @@ class TextReader final : public TraceSource {
       }
       case 1: {
         const auto o = parse_op(t.value);
-        if (!o) lex_.fail(t.column, fmt::format("expected an operation (ld, st, atom, red, ldsm, stsm, ldgsts), found {}", shown(t.value)));
+        if (!o) lex_.fail(t.column, fmt::format("expected an operation (ld, st, atom, red, ldsm, stsm, ldgsts, tma_ld, tma_st), found {}", shown(t.value)));
         r.op = *o;
         return;
       }

@@ -25,6 +25,9 @@ struct ProbeReplay {
   std::map<std::string, std::uint64_t> address;  // buffer -> device address
   std::map<std::string, std::string> mangled;    // "kernel<T>" -> its PTX name
   std::size_t launches = 0;
+  // run.txt's names of launches whose script line names the kernel otherwise ("memcpy_barrier16" for
+  // "memcpy_barrier<true>": the name a probe's main() printed).
+  std::map<std::string, std::string> aliases;
 
   // `dir`: validation/<app> (PTX and script).
   ProbeReplay(const std::string& dir, const std::string& app)
@@ -63,11 +66,12 @@ struct ProbeReplay {
       if (kind == "kernel") {
         ASSERT_LT(launches, script.launches.size());
         const PtxLaunch& l = script.launches[launches++];
-        ASSERT_EQ(l.kernel, label) << "launch " << launches;
+        const std::string name = aliases.count(label) ? aliases.at(label) : label;
+        ASSERT_EQ(l.kernel, name) << "launch " << launches;
         kernel = label;
         args.clear();
         for (const auto& a : l.args) args.push_back(address.count(a) ? address.at(a) : std::stoull(a, nullptr, 0));
-        run.launch(mangled.at(label), l.grid, l.block, args, 1u << 26);
+        run.launch(mangled.at(name), l.grid, l.block, args, 1u << 26);
       } else {
         line(kind, label, ls, kernel, args);
       }

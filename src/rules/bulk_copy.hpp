@@ -1,0 +1,57 @@
+// The L2 requests of a bulk copy (cp.async.bulk, SASS UBLKCP; 9.0+), as the H100's TMA unit makes them
+// (validation/h100/barrier_probe, bulk_g2s and bulk_s2g: 42 copies of 16 B to 16 KB at offsets 0, 16, 48
+// and 112 within a line; docs/VALIDATION.md "mbarrier and bulk copies"):
+//  - the copy is cut into 128-byte pieces from its start address, not from line boundaries: a piece that
+//    starts 16 B into a line ends 16 B into the next one, and a sector it shares with the next piece is
+//    fetched by both (l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld = the pieces' sectors: 42 of 42);
+//  - reads: within a piece, each sector the copy covers only in part is a request of its own, and the
+//    sectors it covers whole go as one request per line (lts__t_requests_srcunit_tex_op_read: 36 of 42;
+//    the other 6, copies 16 B past a line of 144 B and more, are smaller by requests the L2 merged);
+//  - writes: one request per line a piece touches, with the piece's bytes (lts__t_requests_srcunit_tex_op_write
+//    and _sectors: 15 of 15).
+#pragma once
+
+#include <cstdint>
+
+#include "warpscope/cache.hpp"
+
+namespace warpscope::rules {
+
+struct BulkRequest {
+  std::uint64_t line = 0;  // 128-byte line number
+  SectorMask sectors;      // the sectors it asks for (a read) or writes
+  LineBytes bytes;         // a write's bytes within the line
+};
+
+// Calls f(const BulkRequest&) for each L2 request of a bulk read (`write` false) or write of `bytes` bytes
+// at global address `address`, in order.
+template <class F>
+void for_each_bulk_request(std::uint64_t address, std::uint64_t bytes, bool write, F&& f) {
+  constexpr std::uint64_t kPiece = 128, kLine = 128, kSector = 32;
+  const std::uint64_t end = address + bytes;
+  for (std::uint64_t a = address; a < end; a += kPiece) {
+    const std::uint64_t b = a + kPiece < end ? a + kPiece : end;
+    for (std::uint64_t line = a / kLine; line <= (b - 1) / kLine; ++line) {
+      const std::uint64_t lo = a > line * kLine ? a : line * kLine, hi = b < (line + 1) * kLine ? b : (line + 1) * kLine;
+      BulkRequest whole{line, {}, {}};
+      if (write) {
+        whole.bytes.mark(static_cast<unsigned>(lo - line * kLine), static_cast<unsigned>(hi - lo));
+        whole.sectors = whole.bytes.touched(static_cast<unsigned>(kSector));
+        f(whole);
+        continue;
+      }
+      for (std::uint64_t s = lo / kSector; s <= (hi - 1) / kSector; ++s) {
+        const auto bit = SectorMask(static_cast<std::uint8_t>(1u << (s % 4)));
+        const bool full = lo <= s * kSector && hi >= (s + 1) * kSector;
+        if (full) {
+          whole.sectors |= bit;
+        } else {
+          f(BulkRequest{line, bit, {}});
+        }
+      }
+      if (whole.sectors.any()) f(whole);
+    }
+  }
+}
+
+}  // namespace warpscope::rules
