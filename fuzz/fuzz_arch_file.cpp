@@ -40,6 +40,15 @@ void exercise(const ArchSpec& arch) {
         for (unsigned l = 0; l < kWarpSize; ++l) a.addr[l] = 0x10000 + std::uint64_t{l} * 3 * size * (1u + size % 3);
         records.push_back(a);
       }
+  // Bulk copies (cp.async.bulk): one descriptor each way, 16 B past a line so that pieces straddle lines.
+  for (Op op : {Op::BulkLoad, Op::BulkStore}) {
+    WarpAccess a;
+    a.op = op;
+    a.size = 16;
+    a.active = LaneMask(0x7u);
+    a.addr = {0x20010, 0x400, 4096};
+    records.push_back(a);
+  }
   // A record this generation cannot execute (an atomic size it lacks) is an
   // InputError of its own: the others must still run.
   for (const WarpAccess& a : records) try {

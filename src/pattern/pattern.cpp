@@ -45,6 +45,12 @@ WarpAccess build_pattern(const PatternSpec& s) {
   if (s.op == Op::AsyncCopy)
     throw InputError("--op ldgsts: a cp.async is a global read and a shared write whose wavefronts depend on both; "
                      "write the two records in a text trace (docs/TRACE_FORMAT.md, \"cp.async\") and run analyze on it");
+  // A bulk copy is one thread's block, not a warp's lanes (types.hpp Op::BulkLoad).
+  if (is_bulk(s.op))
+    throw InputError(fmt::format("--op {}: a bulk copy (cp.async.bulk) is one thread's block of bytes, not a pattern of "
+                                 "lanes; write it as a text-trace record (docs/TRACE_FORMAT.md, \"Bulk copies\") and run "
+                                 "analyze on it",
+                                 to_string(s.op)));
   if (s.space == Space::Const && s.op != Op::Load)
     throw InputError(fmt::format("--space const is read-only: --op {} is not possible", to_string(s.op)));
   if (s.space == Space::Texture && s.op != Op::Load)

@@ -732,6 +732,13 @@ class Parser {
     decode_opcode(in, opword);
     if (in.op == Opcode::Call) {
       call_operands(in);
+    } else if (in.op == Opcode::Unsupported) {
+      // Its operands may take forms nothing else does (a tensor copy's [map, {x, y}]): skip to the ';'. The launch
+      // of a kernel that reaches it is refused by name; the rest of the module runs.
+      while (!is_punct(';')) {
+        if (at_end()) fail(fmt::format("expected ';' after '{}'", in.text));
+        take();
+      }
     } else {
       bool pair = false;
       while (!is_punct(';')) {

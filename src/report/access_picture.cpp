@@ -178,6 +178,19 @@ std::string svg_bank_picture(const WarpAccess& access, int banks, int bank_width
 }
 
 std::string access_figure(const WarpAccess& w, const std::vector<const ArchSpec*>& archs, int bank_width) {
+  if (is_bulk(w.op)) {
+    // A descriptor, not lanes (types.hpp): picture the start of the block as 16-byte pieces.
+    WarpAccess start = w;
+    const std::uint64_t chunks = std::min<std::uint64_t>(kWarpSize, bulk_bytes(w) / 16);
+    start.active = LaneMask(chunks >= 32 ? 0xffffffffu : (1u << chunks) - 1u);
+    for (unsigned l = 0; l < chunks; ++l) start.addr[l] = bulk_global(w) + 16 * std::uint64_t{l};
+    return "<figure>\n" + svg_line_picture(start, 128, 32) +
+           fmt::format("<figcaption>The global side of a bulk copy of {} bytes{}, a row per 128-byte line: the TMA "
+                       "reads or writes it in 128-byte pieces from its first byte, so a block that does not start on "
+                       "a line boundary costs sectors twice where pieces meet (rules/bulk_copy.hpp). The lane numbers "
+                       "are its 16-byte chunks.</figcaption>\n</figure>\n",
+                       bulk_bytes(w), bulk_bytes(w) > 512 ? " (its first 512 bytes)" : "");
+  }
   if (w.space == Space::Shared) {
     // One picture per bank geometry (16 banks on 1.x, 32 since).
     std::map<std::pair<int, int>, std::string> geometries;

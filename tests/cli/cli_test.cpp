@@ -119,6 +119,16 @@ TEST(CliPattern, AsyncCopyIsRefusedWithWhereToGo) {
   EXPECT_NE(r.err.find("docs/TRACE_FORMAT.md"), std::string::npos) << r.err;
 }
 
+// A bulk copy is one thread's block, described by one record, not a pattern of lanes.
+TEST(CliPattern, BulkCopyIsRefusedWithWhereToGo) {
+  for (const char* op : {"tma_ld", "tma_st"}) {
+    auto r = run_cli(std::string("pattern --arch sm_90 --op ") + op + " --size 16");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(std::string("--op ") + op + ": a bulk copy (cp.async.bulk) is one thread's block"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("docs/TRACE_FORMAT.md"), std::string::npos) << r.err;
+  }
+}
+
 TEST(CliPattern, TextTableSideBySide) {
   auto r = run_cli("pattern --arch sm_13,sm_20,sm_35,sm_90 --index 'lane+1'");
   ASSERT_EQ(r.exit_code, 0) << r.err;

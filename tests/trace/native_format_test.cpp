@@ -153,6 +153,17 @@ TEST(NativeFormat, DecoderRefusesMalformedRecords) {
       {bytes({0x10, 0x40, 0x22, 0x00}), 1, "a cp.async (ldgsts) record that is not a global or shared copy"},
       {bytes({0x10, 0x88, 0x21, 0x00}), 1, "a cp.async (ldgsts) record that is not a global or shared copy"},
       {bytes({0x10, 0x82, 0x30, 0x00}), 1, "record that is not"},
+      // bulk bit 0x40: a shared record, 4 bytes, a cache operator, with 0x20; then mask 3 (kTagMask, 3, pc, base)
+      {bytes({0x10, 0x82, 0x40, 0x00}), 1, "a bulk-copy (tma_ld/tma_st) record that is not a 16-byte global load or store"},
+      {bytes({0x10, 0x40, 0x40, 0x00}), 1, "a bulk-copy (tma_ld/tma_st) record that is not a 16-byte global load or store"},
+      {bytes({0x10, 0x80, 0x41, 0x00}), 1, "a bulk-copy (tma_ld/tma_st) record that is not a 16-byte global load or store"},
+      {bytes({0x10, 0x80, 0x60, 0x00}), 1, "record that is not"},
+      {bytes({0x30, 0x80, 0x40, 0x03, 0x00, 0x00, 0x00, 0x00}), 1, "a bulk-copy (tma_ld/tma_st) record whose mask is not 7"},
+      // mask 7 in stride mode: base 0x20 (zigzag 0x40), stride 8 (zigzag 0x10): lanes 0x20, 0x28, 0x30, and lane 1
+      // is not a multiple of 16
+      {bytes({0x70, 0x80, 0x40, 0x07, 0x00, 0x00, 0x00, 0x00, 0x40, 0x10}), 1, "lane 1"},
+      // mask 7, stride 0 from 0: global 0, shared 0, a count of 0
+      {bytes({0x70, 0x80, 0x40, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}), 1, "byte count are not multiples of 16, or whose count is not 16 to 1 MiB"},
       {bytes({0x04, 0x80, 0x80, 0x04, 0x00}), 1, "bad warp id"},
       {bytes({0x40, 0x00, 0x00}), 1, "bad stride"},
       {bytes({0x80, 0x00, 0x00, 0x00}), 1, "bad lane address delta"},

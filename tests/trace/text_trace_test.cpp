@@ -167,6 +167,19 @@ TEST(TextTrace, ErrorsNameLineAndColumn) {
       {"wstrace 1\nkernel 0\nrec local ldgsts 4 ca addr=0\n",
        "t.txt:3:1: an ldgsts (cp.async) record is a global read or a shared write of 4, 8 or 16 bytes with cache "
        "operator ca or cg, cg of 16 bytes only (e.g. 'global ldgsts 16 cg')"},
+      // A bulk copy's descriptor (types.hpp Op::BulkLoad): mask 7, counts of 16 to 1 MiB, multiples of 16.
+      {"wstrace 1\nkernel 0\nrec global tma_ld 16 addr=0+16\n",
+       "t.txt:3:1: tma_ld / tma_st (cp.async.bulk) records are 'global tma_ld 16' with mask=7: lane 0 the global address, "
+       "lane 1 the shared address, lane 2 the byte count, all multiples of 16, the count from 16 to 1 MiB"},
+      {"wstrace 1\nkernel 0\nrec global tma_st 16 mask=7 addr=0,16,0,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
+       "t.txt:3:1: tma_ld / tma_st (cp.async.bulk) records are 'global tma_ld 16' with mask=7: lane 0 the global address, "
+       "lane 1 the shared address, lane 2 the byte count, all multiples of 16, the count from 16 to 1 MiB"},
+      {"wstrace 1\nkernel 0\nrec shared tma_ld 16 mask=7 addr=0,16,32,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
+       "t.txt:3:1: tma_ld / tma_st (cp.async.bulk) records are 'global tma_ld 16' with mask=7: lane 0 the global address, "
+       "lane 1 the shared address, lane 2 the byte count, all multiples of 16, the count from 16 to 1 MiB"},
+      {"wstrace 1\nkernel 0\nrec global tma_ld 16 mask=7 addr=0,16,0x200000,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
+       "t.txt:3:1: tma_ld / tma_st (cp.async.bulk) records are 'global tma_ld 16' with mask=7: lane 0 the global address, "
+       "lane 1 the shared address, lane 2 the byte count, all multiples of 16, the count from 16 to 1 MiB"},
       {"wstrace 1\nkernel 0\nrec global load 3 addr=0\n", "t.txt:3:17: expected a size of 1, 2, 4, 8 or 16 bytes, "
                                                          "found 3"},
       {"wstrace 1\nkernel 0\nrec global ld 4 cg extra addr=0\n",

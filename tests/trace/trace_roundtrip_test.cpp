@@ -228,6 +228,34 @@ TEST_P(TraceRoundTrip, AsyncCopyRecords) {
   expect_same(read_all(path), kernels, records);
 }
 
+// Bulk copies (types.hpp Op::BulkLoad / BulkStore): a descriptor in lanes 0-2, between ordinary records that keep
+// their op, counts from 16 B to 1 MiB.
+TEST_P(TraceRoundTrip, BulkCopyRecords) {
+  const auto path = scratch_dir() / (std::string("tma.") + (GetParam() == TraceFormat::Text ? "txt" : "wst"));
+  std::vector<WarpAccess> records;
+  for (const auto& [op, bytes] : std::vector<std::pair<Op, std::uint64_t>>{
+           {Op::BulkLoad, 16}, {Op::BulkStore, 4096}, {Op::BulkLoad, kMaxBulkBytes}, {Op::BulkStore, 144}}) {
+    WarpAccess r = record(0, 0x40 * records.size(), 0x7u, [](int) { return 0u; });
+    r.op = op;
+    r.size = 16;
+    r.addr = {0x7f0000000010ull + 0x1000 * records.size(), 0x400, bytes};
+    records.push_back(r);
+    WarpAccess plain = record(0, 0x40 * records.size(), 0xffffffffu, [](int l) { return 0x10000u + 4u * static_cast<unsigned>(l); });
+    records.push_back(plain);
+  }
+  const std::vector<KernelInfo> kernels(1);
+  write_all(path, GetParam(), kernels, records);
+  expect_same(read_all(path), kernels, records);
+  // Neither writer takes a descriptor that cannot be one: 4 lanes, or a count of 8 bytes.
+  for (const auto& bad : {std::pair<std::uint32_t, std::uint64_t>{0xfu, 64}, {0x7u, 8}}) {
+    WarpAccess r = records[0];
+    r.active = LaneMask(bad.first);
+    r.addr[2] = bad.second;
+    if (bad.first == 0xfu) r.addr[3] = 0x40;
+    EXPECT_THROW(write_all(path, GetParam(), kernels, {r}), Error);
+  }
+}
+
 TEST(NativeTrace, ManySmallChunks) {
   const auto path = scratch_dir() / "many_chunks.wst";
   const auto kernels = three_kernels();
