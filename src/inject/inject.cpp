@@ -333,6 +333,10 @@ void on_module_loaded(const Sanitizer_ResourceModuleData* md) {
         "sanitizerPatchInstructions(matrix)");
   check(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MEMCPY_ASYNC, md->module, "ws_memcpy_async"),
         "sanitizerPatchInstructions(memcpy async)");
+  check(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_BULK_COPY_GLOBAL_TO_SHARED, md->module, "ws_bulk_to_shared"),
+        "sanitizerPatchInstructions(bulk copy to shared)");
+  check(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_BULK_COPY_SHARED_TO_GLOBAL, md->module, "ws_bulk_to_global"),
+        "sanitizerPatchInstructions(bulk copy to global)");
   check(sanitizerPatchModule(md->module), "sanitizerPatchModule");
   MessageWriter m(MessageType::Module);
   m.put_u64(reinterpret_cast<std::uint64_t>(md->module));

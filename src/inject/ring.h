@@ -33,7 +33,7 @@ struct WsSlot {  // one 64-byte slot: a record header
   uint32_t mask;
   uint16_t warp;
   uint16_t sm;
-  uint8_t space;  // 3 global, 4 shared, 5 local, 19 ldmatrix/stmatrix rows (SANITIZER_INSTRUCTION_*); 14 / 114 cp.async source / destination
+  uint8_t space;  // 3 global, 4 shared, 5 local, 19 ldmatrix/stmatrix rows (SANITIZER_INSTRUCTION_*); 14 / 114 cp.async source / destination; 30 / 35 bulk copy to shared / to global
   uint8_t flags;  // SANITIZER_MEMORY_DEVICE_FLAG_*
   uint8_t size;
   uint8_t form;   // 0 strided (one slot), 1 per lane (the next 4 slots hold addr[32], by lane)

@@ -45,6 +45,9 @@ inline constexpr std::uint8_t kSpaceMatrix = 19;
 // The two sides of a cp.async (SANITIZER_INSTRUCTION_MEMCPY_ASYNC = 14): its global source (14), then its
 // shared destination offset (a code of our own, 114), from one callback of every lane that executes it.
 inline constexpr std::uint8_t kSpaceAsyncGlobal = 14, kSpaceAsyncShared = 114;
+// A bulk copy, global -> shared (SANITIZER_INSTRUCTION_BULK_COPY_GLOBAL_TO_SHARED = 30) or shared -> global (= 35):
+// one record of the warp's instruction, mask 0b111 holding its descriptor (types.hpp Op::BulkLoad), size 16.
+inline constexpr std::uint8_t kSpaceBulkToShared = 30, kSpaceBulkToGlobal = 35;
 
 // Lane addresses of a record: either base + rank * stride for the active lanes
 // in lane order (rank = index among active lanes), or one u64 per active lane.

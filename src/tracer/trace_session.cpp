@@ -214,7 +214,8 @@ void TraceSession::on_records(std::string_view payload) {
       throw InputError(fmt::format("tracer stream byte {}: record of launch {}, which is not traced", offset_, h.launch));
     const bool matrix = h.space == kSpaceMatrix;  // ldmatrix / stmatrix rows (shared offsets)
     const bool async = h.space == kSpaceAsyncGlobal || h.space == kSpaceAsyncShared;  // cp.async sides
-    if (((h.space < 3 || h.space > 5) && !matrix && !async) || h.mask == 0 || h.form > 1)
+    const bool bulk = h.space == kSpaceBulkToShared || h.space == kSpaceBulkToGlobal;  // cp.async.bulk
+    if (((h.space < 3 || h.space > 5) && !matrix && !async && !bulk) || h.mask == 0 || h.form > 1)
       throw InputError(fmt::format("tracer stream byte {}: malformed record (space {}, mask {:#x}, form {})", offset_,
                                    h.space, h.mask, h.form));
     rec.kernel = *stats.kernel;
@@ -222,7 +223,7 @@ void TraceSession::on_records(std::string_view payload) {
     rec.warp = h.warp;
     rec.sm = static_cast<std::int16_t>(h.sm);
     rec.pc = h.pc - it->second.function_pc;
-    rec.space = h.space == 3 || h.space == kSpaceAsyncGlobal ? Space::Global
+    rec.space = h.space == 3 || h.space == kSpaceAsyncGlobal || bulk ? Space::Global
                 : h.space == 5                             ? Space::Local
                                                            : Space::Shared;
     rec.active = LaneMask{h.mask};
@@ -242,6 +243,16 @@ void TraceSession::on_records(std::string_view payload) {
       continue;  // e.g. 32-byte accesses of sm_100: not in the record format; counted as received, not written
     }
     rec.size = h.size;
+    if (bulk) {
+      rec.op = h.space == kSpaceBulkToShared ? Op::BulkLoad : Op::BulkStore;
+      rec.cache = CacheOp::Default;
+      rec.atomic_op = AtomicOp::Unknown;
+      if (!bulk_record_ok(rec))
+        throw InputError(fmt::format("tracer stream byte {}: a bulk-copy record that is not one ({})", offset_, kBulkRecordRule));
+      sink_.write(rec);
+      ++records_;
+      continue;
+    }
     const SassInstruction* ins = it->second.sass ? it->second.sass->at(rec.pc) : nullptr;
     if (async) {
       // LDGSTS: .ca or .cg from the SASS (LDGSTS.E.BYPASS: cg); ca without a listing.

@@ -270,6 +270,36 @@ TEST_F(TraceSessionTest, AsyncCopyRecordsOfOneInstructionStayTogether) {
   EXPECT_NE(warnings[0].find("nvdisasm"), std::string::npos);
 }
 
+// cp.async.bulk: the bulk-copy patches send one record of mask 0b111 holding the descriptor (global address,
+// shared address, bytes); it becomes a tma_ld / tma_st record as it is, and one that is not a descriptor is an
+// error naming its byte.
+TEST_F(TraceSessionTest, BulkCopyRecordsCarryTheirDescriptor) {
+  NoTools dis;
+  StreamBuilder b;
+  b.hello().device().module(kModule, read_data("cacheops_sm_90.cubin")).launch(0, kModule, kFunctionPc, kKernel);
+  StreamBuilder::Rec in;
+  in.pc = kFunctionPc + 0x180, in.cta = 2, in.warp = 1, in.space = kSpaceBulkToShared, in.size = 16, in.mask = 0x7;
+  in.addrs = {0x7f0000000010, 0x400, 4096};
+  StreamBuilder::Rec out = in;
+  out.space = kSpaceBulkToGlobal, out.addrs = {0x7f0000100000, 0x400, 256};
+  b.records({in, out}).launch_end(0, 2, 2).bye(2);
+  const Traced t = run(b.bytes, dis);
+  ASSERT_EQ(t.records.size(), 2u);
+  EXPECT_EQ(t.records[0].op, Op::BulkLoad);
+  EXPECT_EQ(t.records[0].space, Space::Global);
+  EXPECT_EQ(t.records[0].pc, 0x180u);
+  EXPECT_EQ(bulk_global(t.records[0]), 0x7f0000000010u);
+  EXPECT_EQ(bulk_bytes(t.records[0]), 4096u);
+  EXPECT_EQ(t.records[1].op, Op::BulkStore);
+  EXPECT_EQ(bulk_bytes(t.records[1]), 256u);
+
+  StreamBuilder bad;
+  bad.hello().device().module(kModule, read_data("cacheops_sm_90.cubin")).launch(0, kModule, kFunctionPc, kKernel);
+  in.addrs = {0x7f0000000010, 0x400, 8};  // 8 bytes: not a bulk copy
+  bad.records({in});
+  expect_error(bad.bytes, "a bulk-copy record that is not one");
+}
+
 TEST(TraceSessionErrors, MalformedStreamsNameTheByteOffsetAndTheProblem) {
   StreamBuilder unannounced;
   StreamBuilder::Rec r;

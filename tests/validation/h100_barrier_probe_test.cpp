@@ -4,6 +4,8 @@
 //    wavefronts, L1 and L2 requests and sectors, and the TMA's own: smsp__inst_executed_op_tma_ld/_st and the
 //    sectors of its 128-byte pieces), with the known entries of tolerances.toml; the bulk copies' L2 requests
 //    and sectors (toleranced counters, shown only in a PTX run) equal too where the L2 merged nothing;
+//  - the same from the GPU tracer's trace of the probe (barrier_probe.wst: its bulk-copy patches), where the
+//    L2 and DRAM counters are checked too;
 //  - the values: every checksum of what the kernels computed, replayed through the PTX interpreter, equal
 //    to the H100's: arrivals with counts, drops, two phases, waits by state and by parity, cuda::barrier,
 //    cp.async completing on an mbarrier, and cuda::memcpy_async with a barrier.
@@ -68,6 +70,22 @@ TEST(H100BarrierProbe, CountersFromPtxMatchNsightCompute) {
   // Writes: one request per line a piece touches: 128 B at 16 B past a line is two.
   EXPECT_EQ(value("bulk_s2g#8", "lts__t_requests_srcunit_tex_op_write.sum"), std::make_pair(32.0, 32.0));
   EXPECT_EQ(value("bulk_s2g#8", "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum"), std::make_pair(80.0, 80.0));
+}
+
+// The tracer's trace of the same run (recorded on the H100 the same day): every exact counter, the TMA's
+// included, and the toleranced ones within tolerance or known.
+TEST(H100BarrierProbe, CountersFromTheTraceMatchNsightCompute) {
+  const ValidationReport r = validate_directory(kRoot + "h100/barrier_probe", db(), ValidateOptions{});
+  const ValidationSummary s = summarize(r);
+  EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
+  ASSERT_EQ(r.kernels.size(), 74u);
+  EXPECT_EQ(s.exact_matched, s.exact);
+  EXPECT_GE(s.exact, 4000u);
+  auto value = [&](const std::string& label, const std::string& counter) { return hardware_and_model(r, label, counter); };
+  EXPECT_EQ(value("bulk_g2s#39", "smsp__inst_executed_op_tma_ld.sum"), std::make_pair(32.0, 32.0));
+  EXPECT_EQ(value("bulk_s2g#15", "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum"), std::make_pair(2560.0, 2560.0));
+  // A 16 KB copy from a line start misses in L2 once and hits on the repeat: half its sectors.
+  EXPECT_EQ(value("bulk_g2s#41", "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"), std::make_pair(8192.0, 8192.0));
 }
 
 // The probe's launches in its order (validation/barrier_probe/barrier_probe.run), each followed by the
