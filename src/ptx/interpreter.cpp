@@ -69,7 +69,22 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       return;
     case Opcode::Bar: {
       e.pc = pc + 1;
-      if (in.bar == BarMode::Arrive) return;
+      if (exec == 0) return;  // predicated off in every lane: no barrier
+      if (in.bar == BarMode::Sync || in.bar == BarMode::Arrive) {
+        // bar.sync / bar.arrive id{, count}: with a count, a named barrier of that many threads.
+        const auto lane0 = static_cast<std::uint32_t>(std::countr_zero(exec));
+        const auto id = in.operands.empty() ? 0u : static_cast<std::uint32_t>(value(c, w, f, in.operands[0], static_cast<int>(lane0)));
+        const auto count = in.operands.size() > 1 ? static_cast<std::uint32_t>(value(c, w, f, in.operands[1], static_cast<int>(lane0))) : 0u;
+        if (in.bar == BarMode::Arrive) {
+          if (count > 0) {
+            c.bar_arrived[id] += 32;
+            open_named_barrier(c, id, count);
+          }
+          return;
+        }
+        w.bar_id = id;
+        w.bar_count = count;
+      }
       w.waiting = true;
       if (in.bar != BarMode::Sync) {
         // bar.red.op d, a{, b}, {!}c: the predicate is the last operand.

@@ -65,6 +65,7 @@ struct Warp {
   bool yielded = false;  // an mbarrier wait found its phase incomplete: let the other warps run
   std::int32_t bar_dest = -1;  // bar.red: the register the result goes to on release
   BarMode bar_mode = BarMode::Sync;
+  std::uint32_t bar_id = 0, bar_count = 0;  // bar.sync id, count: the named barrier it waits at (count 0: the CTA's)
 };
 
 struct Cta {
@@ -79,6 +80,8 @@ struct Cta {
   // mbarrier objects by shared-memory offset (warp_mbarrier.cpp). Every change bumps mbar_changes; waits
   // that fail with no change since the last failure count in idle_waits, which ends a deadlocked CTA.
   std::unordered_map<std::uint64_t, MBarrier> mbarriers;
+  // Threads that arrived (bar.arrive) at each named barrier of a thread count since it last opened.
+  std::unordered_map<std::uint32_t, std::uint32_t> bar_arrived;
   std::uint64_t mbar_changes = 0, changes_at_last_wait = 0, idle_waits = 0;
 };
 
@@ -249,6 +252,7 @@ struct Interpreter::Impl {
         if (!w.done && !w.waiting) {
           run_warp(c, w, goal);
           progressed = true;
+          if (w.waiting && w.bar_count > 0) open_named_barrier(c, w.bar_id, w.bar_count);
           if (w.yielded) {
             w.yielded = false;  // it spins on an mbarrier: the next warp's turn
           } else if (!w.done && !w.waiting) {
@@ -271,10 +275,25 @@ struct Interpreter::Impl {
     return next_cta < ctas || cta != nullptr;
   }
 
+  // A named barrier of a thread count (bar.sync id, count; bar.arrive id, count) opens once the threads waiting
+  // at it and those that arrived make the count: its waiting warps go on, whatever other warps do (a producer
+  // warp spinning on an mbarrier does not hold its consumers' barrier). Counts are of whole warps, as the
+  // hardware counts them.
+  void open_named_barrier(Cta& c, std::uint32_t id, std::uint32_t count) {
+    std::uint32_t threads = c.bar_arrived[id];
+    for (const Warp& w : c.warps)
+      if (w.waiting && w.bar_count > 0 && w.bar_id == id) threads += 32;
+    if (threads < count) return;
+    for (Warp& w : c.warps)
+      if (w.waiting && w.bar_count > 0 && w.bar_id == id) w.waiting = false;
+    c.bar_arrived[id] = 0;
+  }
+
   void release_barrier(Cta& c) {
     for (Warp& w : c.warps) {
       if (!w.waiting) continue;
       w.waiting = false;
+      w.bar_count = 0;
       if (w.bar_dest >= 0) {
         Frame& f = w.frames.back();
         std::uint64_t v = 0;
