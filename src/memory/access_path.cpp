@@ -25,9 +25,10 @@
 //    .cg past it, no lookup), the write a shared-memory pass whose wavefronts
 //    depend on the read's sources too (rules/async_copy.hpp; validation/h100/
 //    async_probe, async_gemm).
-//  - 9.0+ bulk copies (cp.async.bulk, UBLKCP): the TMA cuts the block into 128-byte
-//    pieces from its start and sends their sectors to L2 past L1 and the request
-//    coalescer (rules/bulk_copy.hpp; validation/h100/barrier_probe).
+//  - 9.0+ bulk copies (cp.async.bulk, UBLKCP): the TMA cuts the block where its
+//    shared side crosses 128 bytes and sends the pieces' sectors to L2 past L1 and
+//    the request coalescer (rules/bulk_copy.hpp; validation/h100/barrier_probe,
+//    bulk_pipeline).
 //  - Atomics and reductions are performed at L2: the L1 line is invalidated
 //    (assumed), the L2 sector is fetched on a miss and left dirty.
 //  - L2 (2.x+): write-back, write-allocate without fetch, byte masks; a read of
@@ -426,7 +427,7 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
   d.kind = load ? Kind::BulkLd : Kind::BulkSt;
   d.l1.instructions = 1;
   d.l1.bytes_needed = bytes;
-  rules::for_each_bulk_request(global, bytes, !load, [&](const rules::BulkRequest& r) {
+  rules::for_each_bulk_request(global, shared, bytes, !load, [&](const rules::BulkRequest& r) {
     d.l1.requests += 1;
     d.l1.sectors += static_cast<std::uint64_t>(r.sectors.count());
     if (load) l2port.bulk_read(r.line, r.sectors, d);

@@ -1,9 +1,13 @@
 // The L2 requests of a bulk copy (cp.async.bulk, SASS UBLKCP; 9.0+), as the H100's TMA unit makes them
 // (validation/h100/barrier_probe, bulk_g2s and bulk_s2g: 42 copies of 16 B to 16 KB at offsets 0, 16, 48
-// and 112 within a line; docs/VALIDATION.md "mbarrier and bulk copies"):
-//  - the copy is cut into 128-byte pieces from its start address, not from line boundaries: a piece that
-//    starts 16 B into a line ends 16 B into the next one, and a sector it shares with the next piece is
-//    fetched by both (l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld = the pieces' sectors: 42 of 42);
+// and 112 within a line into 128-byte-aligned shared memory; validation/h100/bulk_pipeline: rows of 128 and
+// 144 B into shared rows 144 B apart; docs/VALIDATION.md "mbarrier and bulk copies"):
+//  - the copy is cut where its *shared* side crosses a 128-byte boundary, not where its global side crosses a
+//    line: a row that starts on a line but lands 16 B into a shared 128-byte block is two pieces, 112 and
+//    16 B, whose sectors count apart (a 128 B copy 4 or 5 sectors, averaged over the 8 shared offsets 4.5:
+//    bulk_pipeline r32 9,216 for 2,048 copies); a sector two pieces share is fetched by both
+//    (l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld = the pieces' sectors: 42 of 42 probe launches,
+//    6 of 6 pipeline launches);
 //  - reads: within a piece, each sector the copy covers only in part is a request of its own, and the
 //    sectors it covers whole go as one request per line (lts__t_requests_srcunit_tex_op_read: 36 of 42;
 //    the other 6, copies 16 B past a line of 144 B and more, are smaller by requests the L2 merged);
@@ -24,13 +28,15 @@ struct BulkRequest {
 };
 
 // Calls f(const BulkRequest&) for each L2 request of a bulk read (`write` false) or write of `bytes` bytes
-// at global address `address`, in order.
+// at global address `address` whose shared side is at `shared`, in order.
 template <class F>
-void for_each_bulk_request(std::uint64_t address, std::uint64_t bytes, bool write, F&& f) {
+void for_each_bulk_request(std::uint64_t address, std::uint64_t shared, std::uint64_t bytes, bool write, F&& f) {
   constexpr std::uint64_t kPiece = 128, kLine = 128, kSector = 32;
   const std::uint64_t end = address + bytes;
-  for (std::uint64_t a = address; a < end; a += kPiece) {
-    const std::uint64_t b = a + kPiece < end ? a + kPiece : end;
+  for (std::uint64_t a = address, next = 0; a < end; a = next) {
+    const std::uint64_t to_boundary = kPiece - (shared + (a - address)) % kPiece;  // the shared block's end
+    next = a + to_boundary < end ? a + to_boundary : end;
+    const std::uint64_t b = next;
     for (std::uint64_t line = a / kLine; line <= (b - 1) / kLine; ++line) {
       const std::uint64_t lo = a > line * kLine ? a : line * kLine, hi = b < (line + 1) * kLine ? b : (line + 1) * kLine;
       BulkRequest whole{line, {}, {}};

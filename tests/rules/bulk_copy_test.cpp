@@ -9,9 +9,10 @@
 namespace warpscope::rules {
 namespace {
 
-std::vector<BulkRequest> requests(std::uint64_t address, std::uint64_t bytes, bool write) {
+// `shared`: where the copy's shared side starts (the probe's buffers are 128-byte aligned).
+std::vector<BulkRequest> requests(std::uint64_t address, std::uint64_t bytes, bool write, std::uint64_t shared = 0) {
   std::vector<BulkRequest> out;
-  for_each_bulk_request(address, bytes, write, [&](const BulkRequest& r) { out.push_back(r); });
+  for_each_bulk_request(address, shared, bytes, write, [&](const BulkRequest& r) { out.push_back(r); });
   return out;
 }
 
@@ -60,6 +61,26 @@ TEST(BulkCopyRequests, PiecesStartAtTheBlockNotTheLine) {
   const auto big = requests(16, 4096, false);
   EXPECT_EQ(big.size(), 96u);
   EXPECT_EQ(sectors(big), 160u);
+}
+
+// The pieces end where the shared side crosses 128 bytes: a line-aligned 128 B row landing 16 B into a shared
+// block is pieces of 112 and 16 B, 4 + 1 sectors, 3 requests (sectors 0-2 whole, sector 3 in part twice); over the
+// eight shared offsets of bulk_pipeline's 144-byte shared rows, 36 sectors for 8 rows (r32: 9,216 for 2,048 rows).
+// A 144 B row at the same offset in global and shared memory is cut at the line: 5 sectors wherever it starts
+// (r36: 10,240).
+TEST(BulkCopyRequests, PiecesEndWhereTheSharedSideCrosses128Bytes) {
+  const auto r = requests(0x1000, 128, false, 16);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].sectors, mask(0b1000));  // 96-112 of piece 1
+  EXPECT_EQ(r[1].sectors, mask(0b0111));
+  EXPECT_EQ(r[2].sectors, mask(0b1000));  // 112-128: piece 2
+  unsigned r32 = 0, r36 = 0;
+  for (std::uint64_t row = 0; row < 8; ++row) {
+    r32 += sectors(requests(0x1000 + 128 * row, 128, false, 144 * row));
+    r36 += sectors(requests(0x1000 + 144 * row, 144, false, 144 * row));
+  }
+  EXPECT_EQ(r32, 36u);
+  EXPECT_EQ(r36, 40u);
 }
 
 // Writes: a request per line a piece touches, with its bytes (bulk_s2g/s128/o16: 32 requests, 80 sectors).
