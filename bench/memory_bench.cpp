@@ -121,6 +121,29 @@ void async_copy(benchmark::State& state, CacheOp cache) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 
+// cp.async.bulk global -> shared of `bytes` a copy (memory/access_path.cpp access_bulk), `shared_offset` into a
+// 128-byte block (0: one piece a line; 16: two pieces a line, split sectors), over consecutive lines; one copy
+// per iteration from 64 CTAs in turn. Items are copies.
+void bulk_copy(benchmark::State& state, std::uint64_t bytes, std::uint64_t shared_offset) {
+  auto m = std::make_unique<MemorySystem>(mem_spec("sm_90"), MemoryConfig{});
+  m->begin_kernel();
+  const int sms = m->num_sms();
+  WarpAccess a;
+  a.op = Op::BulkLoad;
+  a.size = 16;
+  a.active = LaneMask(0x7u);
+  a.addr[1] = shared_offset;
+  a.addr[2] = bytes;
+  std::uint64_t line = 0x100000 / 128, n = 0;
+  for (auto _ : state) {
+    a.cta = static_cast<std::uint32_t>(n++ % 64);
+    a.addr[0] = (line & ((1ull << 25) - 1)) << 7;  // wraps at 4 GB
+    line += bytes / 128;
+    benchmark::DoNotOptimize(m->access(a, static_cast<int>(a.cta % static_cast<std::uint32_t>(sms))));
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
 void gen_only(benchmark::State& state, Pattern pattern) {
   WarpAccess a;
   Generator gen;
@@ -139,6 +162,8 @@ BENCHMARK_CAPTURE(through_memory, sm_35_coalesced, "sm_35", Pattern::Coalesced);
 BENCHMARK_CAPTURE(through_memory, sm_35_scattered_1GB, "sm_35", Pattern::Scattered);
 BENCHMARK_CAPTURE(async_copy, sm_90_ca16, CacheOp::Ca);
 BENCHMARK_CAPTURE(async_copy, sm_90_cg16, CacheOp::Cg);
+BENCHMARK_CAPTURE(bulk_copy, sm_90_4k_aligned, 4096, 0);
+BENCHMARK_CAPTURE(bulk_copy, sm_90_4k_shared16, 4096, 16);
 BENCHMARK_CAPTURE(gen_only, coalesced, Pattern::Coalesced);
 BENCHMARK_CAPTURE(gen_only, scattered, Pattern::Scattered);
 
