@@ -137,7 +137,7 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
       {"shr", Opcode::Shr},       {"setp", Opcode::Setp},     {"selp", Opcode::Selp},       {"slct", Opcode::Slct},
       {"bra", Opcode::Bra},       {"ret", Opcode::Ret},       {"exit", Opcode::Exit},       {"bar", Opcode::Bar},
       {"barrier", Opcode::Bar},   {"membar", Opcode::Nop},    {"fence", Opcode::Nop},       {"atom", Opcode::Atom},
-      {"red", Opcode::Red},       {"shfl", Opcode::Shfl},     {"vote", Opcode::Vote},       {"activemask", Opcode::Activemask},
+      {"red", Opcode::Red},       {"shfl", Opcode::Shfl},     {"vote", Opcode::Vote},       {"activemask", Opcode::Activemask}, {"elect", Opcode::Elect},
       {"fma", Opcode::Fma},       {"rcp", Opcode::Rcp},       {"sqrt", Opcode::Sqrt},       {"rsqrt", Opcode::Rsqrt},
       {"ex2", Opcode::Ex2},       {"lg2", Opcode::Lg2},       {"sin", Opcode::Sin},         {"cos", Opcode::Cos},
       {"tanh", Opcode::Tanh},     {"popc", Opcode::Popc},     {"clz", Opcode::Clz},         {"brev", Opcode::Brev},
@@ -163,7 +163,7 @@ int dest_count(const Instruction& in) {
                      in.mbar == MbarOp::Inval || in.mbar == MbarOp::CpAsyncArrive
                  ? 0
                  : 1;
-    case Opcode::Setp: case Opcode::Shfl: case Opcode::Match:
+    case Opcode::Setp: case Opcode::Shfl: case Opcode::Match: case Opcode::Elect:
       return in.pair_dest ? 2 : 1;
     default:
       return 1;
@@ -187,7 +187,7 @@ Type source_type(const Instruction& in, std::size_t i, int dests) {
         return is_signed(in.type) ? Type::S64 : Type::U64;
       }
       return in.type;
-    case Opcode::Shfl: case Opcode::Prmt: case Opcode::Lop3: case Opcode::Activemask: return Type::B32;
+    case Opcode::Shfl: case Opcode::Prmt: case Opcode::Lop3: case Opcode::Activemask: case Opcode::Elect: return Type::B32;
     case Opcode::Redux: return s == 0 ? in.type : Type::B32;
     case Opcode::Match: return s == 0 ? in.type : Type::B32;
     case Opcode::Vote: return s == 0 ? Type::Pred : Type::B32;
@@ -1501,6 +1501,10 @@ class Parser {
         need(2);
         break;
       case Opcode::Activemask: need(1); break;
+      case Opcode::Elect:
+        need(3);
+        if (!in.pair_dest) fail_at(path_, in.ptx_line, fmt::format("'{}': expected d|p, membermask", in.text));
+        break;
       case Opcode::Bar:
         need(1);
         break;

@@ -105,6 +105,18 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
     half_op(c, w, f, in, exec);
     return;
   }
+  if (in.op == Opcode::Elect) {
+    // elect.sync d|p, membermask (PTX ISA 9.7.13.?): the lowest active lane of membermask leads; d is its lane
+    // in every lane, p true in it alone.
+    const std::uint32_t members = exec & static_cast<std::uint32_t>(value(c, w, f, in.operands[2], std::countr_zero(exec)));
+    const int leader = members ? std::countr_zero(members) : -1;
+    for (std::uint32_t b = exec; b; b &= b - 1) {
+      const int l = std::countr_zero(b);
+      set(f, in.operands[0].reg, l, static_cast<std::uint64_t>(leader < 0 ? 0 : leader));
+      set(f, in.operands[1].reg, l, l == leader ? 1 : 0);
+    }
+    return;
+  }
   if (in.op == Opcode::Activemask) {
     for (std::uint32_t b = exec; b; b &= b - 1) set(f, d, std::countr_zero(b), exec);
     return;

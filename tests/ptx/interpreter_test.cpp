@@ -793,3 +793,36 @@ TEST(PtxParser, SharedAtomicsKeepTheirResultAndAddsOfOneBecomePopcInc) {
 
 }  // namespace
 }  // namespace warpscope::test
+
+namespace warpscope::test {
+namespace {
+
+// elect.sync d|p, membermask (CUTLASS's elect_one_sync before a bulk copy): the lowest active lane of
+// membermask leads; every lane gets its lane id in d, the leader alone p.
+TEST(PtxInterpreter, ElectSyncPicksTheLowestActiveMember) {
+  PtxRun run(ptx_module(R"(.visible .entry el(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, 5;
+  @!%p1 bra DONE;
+  elect.sync %r2|%p2, 0xfffffff0;
+  selp.u32 %r3, 100, 0, %p2;
+  add.u32 %r4, %r3, %r2;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r4;
+DONE:
+  ret;
+}
+)"));
+  const std::uint64_t out = run.buffer("out", 128);
+  run.launch("el", {1, 1, 1}, {32, 1, 1}, {out});
+  for (std::uint32_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), t < 5 ? 0u : t == 5 ? 105u : 5u) << t;
+}
+
+}  // namespace
+}  // namespace warpscope::test
