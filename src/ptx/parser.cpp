@@ -145,7 +145,8 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
       {"shf", Opcode::Shf},       {"copysign", Opcode::Copysign}, {"testp", Opcode::Testp}, {"call", Opcode::Call},
       {"sad", Opcode::Sad},       {"isspacep", Opcode::Isspacep}, {"trap", Opcode::Trap},   {"prefetch", Opcode::Nop},
       {"prefetchu", Opcode::Nop}, {"nanosleep", Opcode::Nop}, {"pmevent", Opcode::Nop},     {"dp4a", Opcode::Dp4a},
-      {"griddepcontrol", Opcode::Nop}, {"redux", Opcode::Redux}, {"match", Opcode::Match}};
+      {"griddepcontrol", Opcode::Nop}, {"redux", Opcode::Redux}, {"match", Opcode::Match},
+      {"setmaxnreg", Opcode::Nop}};
   return kOps;
 }
 
@@ -822,6 +823,11 @@ class Parser {
     // Fences order memory between threads and proxies (fence.proxy.async, fence.mbarrier_init, membar.gl): the
     // interpreter runs one thread at a time and finishes every copy at once, so each of them is a no-op.
     if (parts[0] == "fence" || parts[0] == "membar") return;
+    // setmaxnreg.{inc,dec}.sync.aligned.u32 N (warp-specialized sm_90 kernels): a register budget, nothing here.
+    if (parts[0] == "setmaxnreg") {
+      in.type = Type::U32;
+      return;
+    }
     std::vector<Type> types;
     bool unsupported = false;
     for (std::size_t k = 1; k < parts.size(); ++k) {

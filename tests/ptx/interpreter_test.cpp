@@ -798,7 +798,8 @@ namespace warpscope::test {
 namespace {
 
 // elect.sync d|p, membermask (CUTLASS's elect_one_sync before a bulk copy): the lowest active lane of
-// membermask leads; every lane gets its lane id in d, the leader alone p.
+// membermask leads; every lane gets its lane id in d, the leader alone p. setmaxnreg (a register budget of
+// warp-specialized kernels) changes nothing.
 TEST(PtxInterpreter, ElectSyncPicksTheLowestActiveMember) {
   PtxRun run(ptx_module(R"(.visible .entry el(.param .u64 out)
 {
@@ -809,6 +810,7 @@ TEST(PtxInterpreter, ElectSyncPicksTheLowestActiveMember) {
   mov.u32 %r1, %tid.x;
   setp.ge.u32 %p1, %r1, 5;
   @!%p1 bra DONE;
+  setmaxnreg.inc.sync.aligned.u32 232;
   elect.sync %r2|%p2, 0xfffffff0;
   selp.u32 %r3, 100, 0, %p2;
   add.u32 %r4, %r3, %r2;
