@@ -66,6 +66,7 @@ enum class Opcode : std::uint8_t {
   Cnot, Shl, Shr, Setp, Selp, Slct, Bra, Ret, Exit, Bar, BarWarp, Nop, Atom, Red, Shfl, Vote, Activemask, Fma, Rcp,
   Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Copysign, Testp, Call, Sad,
   Isspacep, Trap, Dp4a, CpAsync, Redux, Match, Ldmatrix, Stmatrix, Mma, WmmaLoad, WmmaStore, WmmaMma, Mbarrier,
+  Bfind,     // bfind{.shiftamt}: the most significant non-sign bit
   Elect,     // elect.sync d|p, membermask: the lowest active lane of membermask leads
   BulkCopy,  // cp.async.bulk: space Shared global -> shared (mbarrier complete_tx), Global shared -> global (bulk_group)
 };
@@ -125,6 +126,7 @@ struct Instruction {
   bool trans = false;          // ldmatrix/stmatrix .trans
   bool ignore_src = false;     // cp.async: operand 3 is the ignore-src predicate, not a source size
   bool cache_hint = false;     // cp.async .L2::cache_hint: a cache-policy operand comes last
+  bool shift_amount = false;   // bfind.shiftamt: the left shift that brings the bit to the top, not its position
   MbarOp mbar = MbarOp::Init;  // Mbarrier: which operation
   bool mbar_parity = false;    // test_wait / try_wait .parity: the last source is a phase parity, not a state
   bool mbar_expect_tx = false; // arrive.expect_tx: the last source is a transaction count, not an arrival count

@@ -140,7 +140,7 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
       {"red", Opcode::Red},       {"shfl", Opcode::Shfl},     {"vote", Opcode::Vote},       {"activemask", Opcode::Activemask}, {"elect", Opcode::Elect},
       {"fma", Opcode::Fma},       {"rcp", Opcode::Rcp},       {"sqrt", Opcode::Sqrt},       {"rsqrt", Opcode::Rsqrt},
       {"ex2", Opcode::Ex2},       {"lg2", Opcode::Lg2},       {"sin", Opcode::Sin},         {"cos", Opcode::Cos},
-      {"tanh", Opcode::Tanh},     {"popc", Opcode::Popc},     {"clz", Opcode::Clz},         {"brev", Opcode::Brev},
+      {"tanh", Opcode::Tanh},     {"popc", Opcode::Popc},     {"clz", Opcode::Clz}, {"bfind", Opcode::Bfind},         {"brev", Opcode::Brev},
       {"bfe", Opcode::Bfe},       {"bfi", Opcode::Bfi},       {"prmt", Opcode::Prmt},       {"lop3", Opcode::Lop3},
       {"shf", Opcode::Shf},       {"copysign", Opcode::Copysign}, {"testp", Opcode::Testp}, {"call", Opcode::Call},
       {"sad", Opcode::Sad},       {"isspacep", Opcode::Isspacep}, {"trap", Opcode::Trap},   {"prefetch", Opcode::Nop},
@@ -960,6 +960,7 @@ class Parser {
       if (x == "ftz") { in.ftz = true; continue; }
       if (x == "sat") { in.sat = true; continue; }
       if (x == "approx") { in.approx = true; continue; }
+      if (x == "shiftamt" && in.op == Opcode::Bfind) { in.shift_amount = true; continue; }
       static const std::unordered_map<std::string_view, Rounding> kRound = {
           {"rn", Rounding::Rn}, {"rz", Rounding::Rz}, {"rm", Rounding::Rm}, {"rp", Rounding::Rp},
           {"rni", Rounding::Rni}, {"rzi", Rounding::Rzi}, {"rmi", Rounding::Rmi}, {"rpi", Rounding::Rpi}};
@@ -1503,7 +1504,7 @@ class Parser {
       case Opcode::Mov: case Opcode::Cvt: case Opcode::Cvta: case Opcode::CvtaTo: case Opcode::Abs: case Opcode::Neg:
       case Opcode::Not: case Opcode::Cnot: case Opcode::Rcp: case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Ex2:
       case Opcode::Lg2: case Opcode::Sin: case Opcode::Cos: case Opcode::Tanh: case Opcode::Popc: case Opcode::Clz:
-      case Opcode::Brev: case Opcode::Testp: case Opcode::Isspacep:
+      case Opcode::Brev: case Opcode::Testp: case Opcode::Isspacep: case Opcode::Bfind:
         need(2);
         break;
       case Opcode::Activemask: need(1); break;

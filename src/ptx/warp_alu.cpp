@@ -395,6 +395,15 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
       }
       case Opcode::Popc: r = static_cast<std::uint64_t>(std::popcount(as_unsigned(src(1, l), t))); break;
       case Opcode::Clz: r = static_cast<std::uint64_t>(std::countl_zero(as_unsigned(src(1, l), t)) - (64 - width)); break;
+      case Opcode::Bfind: {
+        // PTX ISA bfind: the most significant bit that differs from the sign (unsigned: the highest set bit);
+        // none: 0xffffffff. .shiftamt gives the left shift that brings it to the top instead.
+        std::uint64_t a = as_unsigned(src(1, l), t);
+        if (is_signed(t) && ((a >> (width - 1)) & 1u) != 0) a = ~a & alu::width_mask(width / 8);
+        const int pos = a == 0 ? -1 : 63 - std::countl_zero(a);
+        r = pos < 0 ? 0xffffffffu : static_cast<std::uint64_t>(in.shift_amount ? width - 1 - pos : pos);
+        break;
+      }
       case Opcode::Brev: {
         std::uint64_t a = as_unsigned(src(1, l), t), v = 0;
         for (int k = 0; k < width; ++k) v |= ((a >> k) & 1u) << (width - 1 - k);

@@ -828,3 +828,37 @@ DONE:
 
 }  // namespace
 }  // namespace warpscope::test
+
+namespace warpscope::test {
+namespace {
+
+// bfind (PTX ISA 9.7.1.?; libcu++'s pipeline code uses bfind.shiftamt): the position of the most significant
+// bit that differs from the sign, 0xffffffff where there is none; .shiftamt the left shift to the top.
+TEST(PtxInterpreter, BfindFindsTheMostSignificantNonSignBit) {
+  PtxRun run(ptx_module(R"(.visible .entry bf(.param .u64 out)
+{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  bfind.u32 %r1, 65536;
+  bfind.shiftamt.u32 %r2, 65536;
+  bfind.u32 %r3, 0;
+  bfind.s32 %r4, -1;
+  bfind.s32 %r5, -2;
+  bfind.s32 %r6, 2147483647;
+  mov.u64 %rd2, 1099511627776;
+  bfind.u64 %r7, %rd2;
+  bfind.shiftamt.s32 %r8, 1;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  ret;
+}
+)"));
+  const std::uint64_t out = run.buffer("out", 32);
+  run.launch("bf", {1, 1, 1}, {1, 1, 1}, {out});
+  const std::uint32_t want[] = {16, 15, 0xffffffffu, 0xffffffffu, 0, 30, 40, 31};
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(run.read<std::uint32_t>("out", i), want[i]) << i;
+}
+
+}  // namespace
+}  // namespace warpscope::test
