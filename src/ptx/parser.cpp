@@ -140,7 +140,7 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
       {"red", Opcode::Red},       {"shfl", Opcode::Shfl},     {"vote", Opcode::Vote},       {"activemask", Opcode::Activemask}, {"elect", Opcode::Elect},
       {"fma", Opcode::Fma},       {"rcp", Opcode::Rcp},       {"sqrt", Opcode::Sqrt},       {"rsqrt", Opcode::Rsqrt},
       {"ex2", Opcode::Ex2},       {"lg2", Opcode::Lg2},       {"sin", Opcode::Sin},         {"cos", Opcode::Cos},
-      {"tanh", Opcode::Tanh},     {"popc", Opcode::Popc},     {"clz", Opcode::Clz}, {"bfind", Opcode::Bfind},         {"brev", Opcode::Brev},
+      {"tanh", Opcode::Tanh},     {"popc", Opcode::Popc},     {"clz", Opcode::Clz}, {"bfind", Opcode::Bfind}, {"bmsk", Opcode::Bmsk},         {"brev", Opcode::Brev},
       {"bfe", Opcode::Bfe},       {"bfi", Opcode::Bfi},       {"prmt", Opcode::Prmt},       {"lop3", Opcode::Lop3},
       {"shf", Opcode::Shf},       {"copysign", Opcode::Copysign}, {"testp", Opcode::Testp}, {"call", Opcode::Call},
       {"sad", Opcode::Sad},       {"isspacep", Opcode::Isspacep}, {"trap", Opcode::Trap},   {"prefetch", Opcode::Nop},
@@ -945,6 +945,12 @@ class Parser {
         unsupported = true;
         continue;
       }
+      if (in.op == Opcode::Bmsk) {
+        if (x == "clamp") { in.shift_clamp = true; continue; }
+        if (x == "wrap") { in.shift_clamp = false; continue; }
+        unsupported = true;
+        continue;
+      }
       if (in.op == Opcode::Shf) {
         if (x == "l") { in.shift_left = true; continue; }
         if (x == "r") { in.shift_left = false; continue; }
@@ -1498,7 +1504,7 @@ class Parser {
       case Opcode::Match: need(in.pair_dest ? 4 : 3); break;
       case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Mul24: case Opcode::Div: case Opcode::Rem:
       case Opcode::Min: case Opcode::Max: case Opcode::And: case Opcode::Or: case Opcode::Xor: case Opcode::Shl:
-      case Opcode::Shr: case Opcode::Copysign:
+      case Opcode::Shr: case Opcode::Copysign: case Opcode::Bmsk:
         need(3);
         break;
       case Opcode::Mov: case Opcode::Cvt: case Opcode::Cvta: case Opcode::CvtaTo: case Opcode::Abs: case Opcode::Neg:

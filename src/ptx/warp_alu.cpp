@@ -395,6 +395,19 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
       }
       case Opcode::Popc: r = static_cast<std::uint64_t>(std::popcount(as_unsigned(src(1, l), t))); break;
       case Opcode::Clz: r = static_cast<std::uint64_t>(std::countl_zero(as_unsigned(src(1, l), t)) - (64 - width)); break;
+      case Opcode::Bmsk: {
+        // PTX ISA bmsk: b bits from bit a, as its semantics section computes it (0 where the field is empty or,
+        // with .clamp, where a or b is 32 or more).
+        const std::uint64_t start = src(1, l) & 0xffffffffu, bits = src(2, l) & 0xffffffffu;
+        const std::uint64_t a1 = start & 31u, b1 = bits & 31u, sum = a1 + b1;
+        std::uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0u : ~0u << sum;
+        const bool position_overflow = in.shift_clamp && start >= 32, width_overflow = in.shift_clamp && bits >= 32;
+        if (position_overflow) mask0 = 0;
+        if (sum >= 32 || position_overflow || width_overflow) mask1 = 0;
+        else if (b1 == 0) mask1 = ~0u;
+        r = mask0 & ~mask1;
+        break;
+      }
       case Opcode::Bfind: {
         // PTX ISA bfind: the most significant bit that differs from the sign (unsigned: the highest set bit);
         // none: 0xffffffff. .shiftamt gives the left shift that brings it to the top instead.

@@ -862,3 +862,36 @@ TEST(PtxInterpreter, BfindFindsTheMostSignificantNonSignBit) {
 
 }  // namespace
 }  // namespace warpscope::test
+
+namespace warpscope::test {
+namespace {
+
+// bmsk (CUB's BlockRadixSort uses bmsk.clamp): b bits from bit a, as the PTX ISA's semantics compute it;
+// the ISA's own example: bmsk.wrap 1, 2 = 0x6.
+TEST(PtxInterpreter, BmskMakesTheIsasMasks) {
+  PtxRun run(ptx_module(R"(.visible .entry bm(.param .u64 out)
+{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  bmsk.wrap.b32 %r1, 1, 2;
+  bmsk.clamp.b32 %r2, 32, 4;
+  bmsk.wrap.b32 %r3, 32, 4;
+  bmsk.clamp.b32 %r4, 28, 8;
+  bmsk.wrap.b32 %r5, 5, 0;
+  bmsk.clamp.b32 %r6, 0, 32;
+  bmsk.clamp.b32 %r7, 4, 8;
+  bmsk.wrap.b32 %r8, 4, 40;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  ret;
+}
+)"));
+  const std::uint64_t out = run.buffer("out", 32);
+  run.launch("bm", {1, 1, 1}, {1, 1, 1}, {out});
+  const std::uint32_t want[] = {0x6u, 0u, 0xfu, 0xf0000000u, 0u, 0xffffffffu, 0xff0u, 0xff0u};
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(run.read<std::uint32_t>("out", i), want[i]) << i;
+}
+
+}  // namespace
+}  // namespace warpscope::test
