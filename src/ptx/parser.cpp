@@ -134,7 +134,7 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
       {"div", Opcode::Div},       {"rem", Opcode::Rem},       {"abs", Opcode::Abs},         {"neg", Opcode::Neg},
       {"min", Opcode::Min},       {"max", Opcode::Max},       {"and", Opcode::And},         {"or", Opcode::Or},
       {"xor", Opcode::Xor},       {"not", Opcode::Not},       {"cnot", Opcode::Cnot},       {"shl", Opcode::Shl},
-      {"shr", Opcode::Shr},       {"setp", Opcode::Setp},     {"selp", Opcode::Selp},       {"slct", Opcode::Slct},
+      {"shr", Opcode::Shr},       {"setp", Opcode::Setp}, {"set", Opcode::Set},     {"selp", Opcode::Selp},       {"slct", Opcode::Slct},
       {"bra", Opcode::Bra},       {"ret", Opcode::Ret},       {"exit", Opcode::Exit},       {"bar", Opcode::Bar},
       {"barrier", Opcode::Bar},   {"membar", Opcode::Nop},    {"fence", Opcode::Nop},       {"atom", Opcode::Atom},
       {"red", Opcode::Red},       {"shfl", Opcode::Shfl},     {"vote", Opcode::Vote},       {"activemask", Opcode::Activemask}, {"elect", Opcode::Elect},
@@ -177,6 +177,7 @@ Type source_type(const Instruction& in, std::size_t i, int dests) {
   switch (in.op) {
     case Opcode::Cvt: return in.type2;
     case Opcode::Setp: return s == 2 ? Type::Pred : in.type;
+    case Opcode::Set: return s == 2 ? Type::Pred : in.type2;
     case Opcode::Selp: return s == 2 ? Type::Pred : in.type;
     case Opcode::Slct: return s == 2 ? in.type2 : in.type;
     case Opcode::Shl: case Opcode::Shr: return s == 1 ? Type::U32 : in.type;
@@ -581,10 +582,17 @@ class Parser {
   }
 
   void register_declaration(Function& f) {
-    take();  // .reg
+    // `.reg .b16 h;`, or with the type attached as cuda_fp16.hpp's inline asm writes it: `.reg.b16 h;`.
+    std::vector<std::string_view> mods;
+    const std::string_view first = take().text;
+    for (std::size_t at = 4; at < first.size();) {
+      const std::size_t next = first.find('.', at + 1);
+      mods.push_back(first.substr(at + 1, next == std::string_view::npos ? std::string_view::npos : next - at - 1));
+      at = next == std::string_view::npos ? first.size() : next;
+    }
+    while (peek().kind == TokenKind::Word && peek().text.starts_with(".")) mods.push_back(take().text.substr(1));
     Type type = Type::None;
-    while (peek().kind == TokenKind::Word && peek().text.starts_with(".")) {
-      const std::string_view mod = take().text.substr(1);
+    for (const std::string_view mod : mods) {
       if (auto t = parse_type(mod)) type = *t;
       else if (mod == "v2" || mod == "v4") fail("vector registers are not supported");
       else fail(fmt::format("unknown register attribute '.{}'", mod));
@@ -633,7 +641,7 @@ class Parser {
         }
         continue;
       }
-      if (t.kind == TokenKind::Word && t.text == ".reg") {
+      if (t.kind == TokenKind::Word && (t.text == ".reg" || t.text.starts_with(".reg."))) {
         register_declaration(f);
       } else if (t.kind == TokenKind::Word && (t.text == ".local" || t.text == ".shared" || t.text == ".param")) {
         const auto space = *parse_space(take().text.substr(1));
@@ -902,7 +910,7 @@ class Parser {
         unsupported = true;
         continue;
       }
-      if (in.op == Opcode::Setp) {
+      if (in.op == Opcode::Setp || in.op == Opcode::Set) {
         static const std::unordered_map<std::string_view, CmpOp> kCmp = {
             {"eq", CmpOp::Eq},   {"ne", CmpOp::Ne},   {"lt", CmpOp::Lt},   {"le", CmpOp::Le},   {"gt", CmpOp::Gt},
             {"ge", CmpOp::Ge},   {"lo", CmpOp::Lo},   {"ls", CmpOp::Ls},   {"hi", CmpOp::Hi},   {"hs", CmpOp::Hs},
@@ -980,6 +988,15 @@ class Parser {
     if (!types.empty()) in.type = types[0];
     if (types.size() > 1) in.type2 = types[1];
     if (in.op == Opcode::Setp && in.type == Type::None) unsupported = true;
+    // set.cmp{.bool}.dtype.stype: u32/s32/f32 from a scalar, or .f16x2/.bf16x2 (or u32/s32) from a pair of halves.
+    if (in.op == Opcode::Set) {
+      const bool pair_src = in.type2 == Type::F16x2 || in.type2 == Type::BF16x2;
+      const bool int_dst = in.type == Type::U32 || in.type == Type::S32;
+      if (types.size() != 2 || is_half(in.type2) != pair_src || in.type2 == Type::B128 ||
+          !(int_dst || (in.type == Type::F32 && !pair_src) || (pair_src && in.type == in.type2)))
+        unsupported = true;
+      in.type = types.size() == 2 ? types[0] : Type::None;
+    }
     if (in.op == Opcode::Cvt && (types.size() != 2)) unsupported = true;
     // 16-bit floats: moved, converted, and (alone or in pairs) added, multiplied, fused, compared by min/max.
     const auto half_arith = [](Opcode op) {
@@ -987,7 +1004,7 @@ class Parser {
              op == Opcode::Abs || op == Opcode::Min || op == Opcode::Max;
     };
     if ((is_half(in.type) || in.type == Type::B128) && in.op != Opcode::Ld && in.op != Opcode::St && in.op != Opcode::Mov &&
-        in.op != Opcode::Cvt && !(is_half(in.type) && half_arith(in.op)))
+        in.op != Opcode::Cvt && in.op != Opcode::Set && !(is_half(in.type) && half_arith(in.op)))
       unsupported = true;
     if (in.op == Opcode::Cvt && (in.type == Type::B128 || in.type2 == Type::B128 || in.type2 == Type::F16x2 || in.type2 == Type::BF16x2))
       unsupported = true;
@@ -1499,6 +1516,7 @@ class Parser {
       }
       case Opcode::Shf: need(4); break;
       case Opcode::Setp: need(3); break;
+      case Opcode::Set: need(in.bool_op == BoolOp::None ? 3 : 4); break;
       case Opcode::Shfl: need(5); break;
       case Opcode::Vote: case Opcode::Redux: need(3); break;
       case Opcode::Match: need(in.pair_dest ? 4 : 3); break;

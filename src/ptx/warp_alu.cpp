@@ -101,6 +101,37 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
     }
     return;
   }
+  if (in.op == Opcode::Set) {
+    // set.cmp{.bool}.dtype.stype d, a, b{, {!}c} (PTX ISA 9.7.3): true is all ones for an integer d, 1.0 for a float
+    // one; a pair of halves compares and answers half by half.
+    const bool pair = in.type2 == Type::F16x2 || in.type2 == Type::BF16x2, bf = in.type2 == Type::BF16x2;
+    const auto half_f = [&](std::uint64_t h) {
+      return bf ? alu::bf16_to_f32(static_cast<std::uint16_t>(h)) : alu::f16_to_f32(static_cast<std::uint16_t>(h));
+    };
+    for (std::uint32_t bits = exec; bits; bits &= bits - 1) {
+      const int l = std::countr_zero(bits);
+      const std::uint64_t a = value(c, w, f, in.operands[1], l), b = value(c, w, f, in.operands[2], l);
+      const auto combine = [&](bool v) {
+        if (in.bool_op == BoolOp::None) return v;
+        const bool cc = value(c, w, f, in.operands[3], l) != 0;
+        return in.bool_op == BoolOp::And ? (v && cc) : in.bool_op == BoolOp::Or ? (v || cc) : (v != cc);
+      };
+      std::uint64_t r = 0;
+      if (pair) {
+        for (int h = 0; h < 2; ++h) {
+          const float x = half_f((a >> (16 * h)) & 0xffffu), y = half_f((b >> (16 * h)) & 0xffffu);
+          const bool v = combine(alu::compare(alu::bits(x), alu::bits(y), Type::F32, in.cmp));
+          const std::uint64_t one = is_half(in.type) ? (bf ? 0x3f80u : 0x3c00u) : 0xffffu;
+          r |= (v ? one : 0u) << (16 * h);
+        }
+      } else {
+        const bool v = combine(alu::compare(a, b, in.type2, in.cmp));
+        r = !v ? 0 : in.type == Type::F32 ? 0x3f800000u : 0xffffffffu;
+      }
+      set(f, in.operands[0].reg, l, r);
+    }
+    return;
+  }
   if (is_half(t) && in.op != Opcode::Mov && !(in.op == Opcode::Cvt && halves_of(t) == 1)) {
     half_op(c, w, f, in, exec);
     return;

@@ -895,3 +895,40 @@ TEST(PtxInterpreter, BmskMakesTheIsasMasks) {
 
 }  // namespace
 }  // namespace warpscope::test
+
+namespace warpscope::test {
+namespace {
+
+// set (PTX ISA 9.7.3; cuda_fp16's h2exp compares with set.eq.f16x2.f16x2): true is all ones for an integer
+// destination, 1.0 for a float one, and half by half for pairs of halves.
+TEST(PtxInterpreter, SetAnswersInTheDestinationsType) {
+  PtxRun run(ptx_module(R"(.visible .entry st(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  setp.ne.u32 %p1, 0, 0;
+  set.lt.u32.f32 %r1, 0f3F800000, 0f40000000;
+  set.ge.f32.s32 %r2, -1, 3;
+  set.gt.f32.f32 %r3, 0f40400000, 0f40000000;
+  mov.b32 %r9, 0x3c004000;
+  mov.b32 %r10, 0x3c003c00;
+  set.eq.f16x2.f16x2 %r4, %r9, %r10;
+  set.ne.u32.f16x2 %r5, %r9, %r10;
+  set.lt.and.u32.s32 %r6, 1, 2, %p1;
+  set.lt.or.u32.s32 %r7, 2, 1, !%p1;
+  set.nan.u32.f32 %r8, 0f7FC00000, 0f00000000;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  ret;
+}
+)"));
+  const std::uint64_t out = run.buffer("out", 32);
+  run.launch("st", {1, 1, 1}, {1, 1, 1}, {out});
+  const std::uint32_t want[] = {0xffffffffu, 0u, 0x3f800000u, 0x3c000000u, 0x0000ffffu, 0u, 0xffffffffu, 0xffffffffu};
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(run.read<std::uint32_t>("out", i), want[i]) << i;
+}
+
+}  // namespace
+}  // namespace warpscope::test
