@@ -932,3 +932,32 @@ TEST(PtxInterpreter, SetAnswersInTheDestinationsType) {
 
 }  // namespace
 }  // namespace warpscope::test
+
+namespace warpscope::test {
+namespace {
+
+// cuda_fp16.hpp's inline asm declares registers with the type attached and without a '%':
+// `{.reg.b16 hl, hu; mov.b32 {hl, hu}, %r;}`.
+TEST(PtxInterpreter, RegisterDeclarationsWithTheTypeAttached) {
+  PtxRun run(ptx_module(R"(.visible .entry sw(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.b32 %r1, 0x11112222;
+  {
+  .reg.b16 hl, hu;
+  mov.b32 {hl, hu}, %r1;
+  mov.b32 %r2, {hu, hl};
+  }
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)"));
+  const std::uint64_t out = run.buffer("out", 4);
+  run.launch("sw", {1, 1, 1}, {1, 1, 1}, {out});
+  EXPECT_EQ(run.read<std::uint32_t>("out", 0), 0x22221111u);
+}
+
+}  // namespace
+}  // namespace warpscope::test
