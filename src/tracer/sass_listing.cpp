@@ -208,6 +208,8 @@ SassListing parse_sass_listing(std::string_view text) {
     }
     auto opcode = body.substr(0, body.find_first_of(" \t;"));
     if (opcode.empty()) throw InputError(fmt::format("SASS listing line {}: no opcode after the offset", line_no));
+    const std::string_view base = opcode.substr(0, opcode.find('.'));
+    if (base == "UTMALDG" || base == "UTMASTG" || base == "UTMAREDG" || base == "UBLKRED") ++current->unrecorded[std::string(base)];
     auto ins = classify_memory_opcode(opcode);
     if (!ins) continue;
     ins->predicated = predicated;

@@ -34,6 +34,9 @@ struct SassFunction {
   // Bytes of the function's code as listed: one instruction past the highest offset (with
   // the padding the listing shows; 7.0+ instructions are 16 B). 0 when it lists none.
   std::uint64_t code_bytes = 0;
+  // Memory instructions no Sanitizer callback the tracer patches reports, by base opcode, with how many the
+  // listing has: the TMA's tensor copies (UTMALDG, UTMASTG, UTMAREDG) and bulk reductions (UBLKRED).
+  std::map<std::string, unsigned, std::less<>> unrecorded;
   const SassInstruction* at(std::uint64_t offset) const {
     auto it = memory.find(offset);
     return it == memory.end() ? nullptr : &it->second;

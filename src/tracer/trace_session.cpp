@@ -168,6 +168,13 @@ void TraceSession::on_launch(std::string_view payload) {
   if (stats.traced) {
     Module& m = decoded_module(h.module);
     a.sass = m.sass.function(mangled);
+    if (a.sass != nullptr && !a.sass->unrecorded.empty() && warned_unrecorded_.insert(mangled).second) {
+      std::string what;
+      for (const auto& [op, n] : a.sass->unrecorded) what += fmt::format("{}{} x{}", what.empty() ? "" : ", ", op, n);
+      warn_(fmt::format("kernel {}: its SASS has memory instructions the tracer cannot record ({}: the TMA's tensor "
+                        "copies and bulk reductions); their traffic is not in the trace or its counters",
+                        stats.name, what));
+    }
     KernelInfo info;
     info.name = stats.name;
     info.grid = {h.grid[0], h.grid[1], h.grid[2]};

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -94,6 +95,7 @@ class TraceSession {
   std::map<std::uint32_t, Device> devices_;
   std::map<std::uint32_t, ActiveLaunch> active_;
   std::vector<LaunchStats> launches_;
+  std::set<std::string> warned_unrecorded_;  // kernels (mangled) already said to have unrecordable instructions
   std::uint64_t records_ = 0;
   std::uint32_t pid_ = 0;
   bool hello_ = false, bye_ = false;

@@ -300,6 +300,32 @@ TEST_F(TraceSessionTest, BulkCopyRecordsCarryTheirDescriptor) {
   expect_error(bad.bytes, "a bulk-copy record that is not one");
 }
 
+// The TMA's tensor copies and bulk reductions reach no callback the tracer patches: a kernel whose SASS has them
+// is named once, with what and how many, so that nobody reads its trace as complete.
+TEST_F(TraceSessionTest, KernelsWithUnrecordableInstructionsAreNamedOnce) {
+  class TensorListing final : public Disassembler {
+   public:
+    std::optional<std::string> listing(const std::string&) override {
+      return std::string(".text._Z8cacheopsPKfPfPK6float4PdPi:\n"
+                         "        /*0000*/                   UTMALDG.2D [UR8], [UR4] ;\n"
+                         "        /*0010*/                   UTMALDG.2D [UR12], [UR4] ;\n"
+                         "        /*0020*/                   UBLKRED.G.S.ADD.F32.RN [UR6], [UR7], UR9 ;\n"
+                         "        /*0030*/                   LDG.E R2, desc[UR4][R2.64] ;\n"
+                         "        /*0040*/                   EXIT ;\n");
+    }
+    std::optional<std::string> resources(const std::string&) override { return std::nullopt; }
+  } dis;
+  StreamBuilder b;
+  b.hello().device().module(kModule, read_data("cacheops_sm_90.cubin"));
+  b.launch(0, kModule, kFunctionPc, kKernel).launch_end(0, 0, 0);
+  b.launch(1, kModule, kFunctionPc, kKernel).launch_end(1, 0, 0).bye(0);
+  run(b.bytes, dis);
+  std::size_t named = 0;
+  for (const std::string& w : warnings)
+    if (w.find("cannot record (UBLKRED x1, UTMALDG x2") != std::string::npos) ++named;
+  EXPECT_EQ(named, 1u);  // two launches, one warning
+}
+
 TEST(TraceSessionErrors, MalformedStreamsNameTheByteOffsetAndTheProblem) {
   StreamBuilder unannounced;
   StreamBuilder::Rec r;
