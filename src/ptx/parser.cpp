@@ -144,7 +144,7 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
       {"bfe", Opcode::Bfe},       {"bfi", Opcode::Bfi},       {"prmt", Opcode::Prmt},       {"lop3", Opcode::Lop3},
       {"shf", Opcode::Shf},       {"copysign", Opcode::Copysign}, {"testp", Opcode::Testp}, {"call", Opcode::Call},
       {"sad", Opcode::Sad},       {"isspacep", Opcode::Isspacep}, {"trap", Opcode::Trap},   {"prefetch", Opcode::Nop},
-      {"prefetchu", Opcode::Nop}, {"nanosleep", Opcode::Nop}, {"pmevent", Opcode::Nop},     {"dp4a", Opcode::Dp4a},
+      {"prefetchu", Opcode::Nop}, {"nanosleep", Opcode::Nop}, {"pmevent", Opcode::Nop},     {"dp4a", Opcode::Dp4a}, {"dp2a", Opcode::Dp2a},
       {"griddepcontrol", Opcode::Nop}, {"redux", Opcode::Redux}, {"match", Opcode::Match},
       {"setmaxnreg", Opcode::Nop}};
   return kOps;
@@ -1438,7 +1438,7 @@ class Parser {
         if (in.operands[0].kind != OperandKind::Label) fail_at(path_, in.ptx_line, fmt::format("'{}': expected a label", in.text));
         break;
       case Opcode::Mad: case Opcode::Mad24: case Opcode::Fma: case Opcode::Selp: case Opcode::Slct: case Opcode::Bfe:
-      case Opcode::Prmt: case Opcode::Sad: case Opcode::Dp4a:
+      case Opcode::Prmt: case Opcode::Sad: case Opcode::Dp4a: case Opcode::Dp2a:
         need(4);
         break;
       case Opcode::Bfi: need(5); break;

@@ -519,6 +519,21 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
         r = trunc(static_cast<std::uint64_t>(acc), Type::U32);
         break;
       }
+      case Opcode::Dp2a: {
+        // dp2a.lo/.hi (PTX ISA 9.7.1.24): a's two 16-bit halves times b's bytes 0-1 (.lo) or 2-3 (.hi), plus c.
+        const std::uint32_t a = static_cast<std::uint32_t>(src(1, l)), y = static_cast<std::uint32_t>(src(2, l));
+        std::int64_t acc = as_signed(src(3, l), Type::S32);
+        const bool sa = is_signed(in.type), sb = is_signed(in.type2 == Type::None ? in.type : in.type2);
+        const int first = in.mul == MulMode::Hi ? 2 : 0;
+        for (int k = 0; k < 2; ++k) {
+          const std::int64_t x = sa ? static_cast<std::int16_t>(a >> (16 * k)) : static_cast<std::int64_t>((a >> (16 * k)) & 0xffffu);
+          const std::uint32_t byte = (y >> (8 * (first + k))) & 0xffu;
+          const std::int64_t z = sb ? static_cast<std::int8_t>(byte) : static_cast<std::int64_t>(byte);
+          acc += x * z;
+        }
+        r = trunc(static_cast<std::uint64_t>(acc), Type::U32);
+        break;
+      }
       default: fault(w, in, l, "not supported by the interpreter");
     }
     set(f, d, l, r);

@@ -961,3 +961,33 @@ TEST(PtxInterpreter, RegisterDeclarationsWithTheTypeAttached) {
 
 }  // namespace
 }  // namespace warpscope::test
+
+namespace warpscope::test {
+namespace {
+
+// dp2a (PTX ISA: a's two 16-bit halves times b's bytes 0-1 for .lo, 2-3 for .hi, plus c), worked by hand.
+TEST(PtxInterpreter, Dp2aMultipliesHalvesByBytes) {
+  PtxRun run(ptx_module(R"(.visible .entry dp(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.b32 %r1, 0x00030002;
+  mov.b32 %r2, 0x04030201;
+  dp2a.lo.u32.u32 %r3, %r1, %r2, 10;
+  dp2a.hi.u32.u32 %r4, %r1, %r2, 10;
+  mov.b32 %r5, 0xfffe0003;
+  dp2a.lo.s32.s32 %r6, %r5, 0x000000ff, 0;
+  st.global.v4.u32 [%rd1], {%r3, %r4, %r6, %r6};
+  ret;
+}
+)"));
+  const std::uint64_t out = run.buffer("out", 16);
+  run.launch("dp", {1, 1, 1}, {1, 1, 1}, {out});
+  EXPECT_EQ(run.read<std::uint32_t>("out", 0), 18u);           // 2 x 1 + 3 x 2 + 10
+  EXPECT_EQ(run.read<std::uint32_t>("out", 1), 28u);           // 2 x 3 + 3 x 4 + 10
+  EXPECT_EQ(run.read<std::uint32_t>("out", 2), 0xfffffffdu);   // 3 x -1 + -2 x 0
+}
+
+}  // namespace
+}  // namespace warpscope::test
