@@ -167,3 +167,42 @@ TEST(H100BulkPipeline, InterpreterSumsWhatTheH100Summed) {
 
 }  // namespace
 }  // namespace warpscope::test
+
+namespace warpscope::test {
+namespace {
+
+// validation/kernels/bulk_offsets: 256-byte copies at every pair of global and shared offsets, both ways, predicted
+// before the H100 ran them (validation/bulk_offsets/predicted.txt). The shared-boundary rule held on all 32: the
+// TMA's sectors and the L2 write requests exactly, the L2 read requests on 31 (one launch had 2 merged away).
+TEST(H100BulkOffsets, PiecesEndAtTheSharedSidesBoundariesBothWays) {
+  const std::string root = WARPSCOPE_SOURCE_DIR "/validation/";
+  for (const bool ptx : {true, false}) {
+    ValidateOptions o;
+    if (ptx) o.ptx_dir = root + "bulk_offsets";
+    const ValidationReport r = validate_directory(root + "h100/bulk_offsets", db(), o);
+    const ValidationSummary s = summarize(r);
+    EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
+    ASSERT_EQ(r.kernels.size(), 33u);
+    EXPECT_EQ(s.exact_matched, s.exact) << "ptx " << ptx;
+    // Launch 2k-1 is g2s<GO, SO>, 2k is s2g<GO, SO>, GO and SO each 0, 16, 48, 112 (GO outer).
+    const int offsets[] = {0, 16, 48, 112};
+    for (int k = 0; k < 16; ++k) {
+      const int go = offsets[k / 4], so = offsets[k % 4];
+      // By hand: pieces end where the shared side crosses 128 B; each reads the sectors it covers (x 32 copies).
+      std::uint64_t sectors = 0;
+      for (std::uint64_t a = 0, next = 0; a < 256; a = next) {
+        next = std::min<std::uint64_t>(256, a + 128 - (so + a) % 128);
+        sectors += (go + next - 1) / 32 - (go + a) / 32 + 1;
+      }
+      const std::string g2s = "g2s#" + std::to_string(k + 1), s2g = "s2g#" + std::to_string(k + 1);
+      const double read = 32.0 * static_cast<double>(sectors), write = 16.0 * static_cast<double>(sectors);
+      EXPECT_EQ(hardware_and_model(r, g2s, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum"),
+                std::make_pair(read, read)) << go << " " << so;
+      EXPECT_EQ(hardware_and_model(r, s2g, "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum"),
+                std::make_pair(write, write)) << go << " " << so;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace warpscope::test
