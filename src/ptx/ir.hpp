@@ -66,6 +66,7 @@ enum class Opcode : std::uint8_t {
   Cnot, Shl, Shr, Setp, Selp, Slct, Bra, Ret, Exit, Bar, BarWarp, Nop, Atom, Red, Shfl, Vote, Activemask, Fma, Rcp,
   Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3, Shf, Copysign, Testp, Call, Sad,
   Isspacep, Trap, Dp4a, CpAsync, Redux, Match, Ldmatrix, Stmatrix, Mma, WmmaLoad, WmmaStore, WmmaMma, Mbarrier,
+  Fns,       // fns.b32 d, mask, base, offset: the offset-th set bit of mask from base
   Dp2a,      // dp2a.{lo,hi}: two 16-bit by two 8-bit products, accumulated
   Set,       // set.cmp.dtype.stype: a comparison as all ones / 1.0 (per half for .f16x2)
   Bmsk,      // bmsk.{clamp,wrap}.b32: a mask of b bits from bit a

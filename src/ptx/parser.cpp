@@ -144,7 +144,7 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
       {"bfe", Opcode::Bfe},       {"bfi", Opcode::Bfi},       {"prmt", Opcode::Prmt},       {"lop3", Opcode::Lop3},
       {"shf", Opcode::Shf},       {"copysign", Opcode::Copysign}, {"testp", Opcode::Testp}, {"call", Opcode::Call},
       {"sad", Opcode::Sad},       {"isspacep", Opcode::Isspacep}, {"trap", Opcode::Trap},   {"prefetch", Opcode::Nop},
-      {"prefetchu", Opcode::Nop}, {"nanosleep", Opcode::Nop}, {"pmevent", Opcode::Nop},     {"dp4a", Opcode::Dp4a}, {"dp2a", Opcode::Dp2a},
+      {"prefetchu", Opcode::Nop}, {"nanosleep", Opcode::Nop}, {"pmevent", Opcode::Nop},     {"dp4a", Opcode::Dp4a}, {"dp2a", Opcode::Dp2a}, {"fns", Opcode::Fns},
       {"griddepcontrol", Opcode::Nop}, {"redux", Opcode::Redux}, {"match", Opcode::Match},
       {"setmaxnreg", Opcode::Nop}};
   return kOps;
@@ -197,6 +197,7 @@ Type source_type(const Instruction& in, std::size_t i, int dests) {
     case Opcode::St: return in.type;
     case Opcode::WmmaLoad: case Opcode::WmmaStore: return Type::U32;  // the stride (the fragments are vectors)
     case Opcode::BulkCopy: return Type::U32;  // the byte count
+    case Opcode::Fns: return s == 2 ? Type::S32 : Type::U32;  // mask, base, then a signed offset
     case Opcode::Mbarrier:  // a state token is 64 bits; counts, transaction bytes and parities 32
       return (in.mbar == MbarOp::PendingCount || ((in.mbar == MbarOp::TestWait || in.mbar == MbarOp::TryWait) && !in.mbar_parity && s == 1))
                  ? Type::B64
@@ -1438,7 +1439,7 @@ class Parser {
         if (in.operands[0].kind != OperandKind::Label) fail_at(path_, in.ptx_line, fmt::format("'{}': expected a label", in.text));
         break;
       case Opcode::Mad: case Opcode::Mad24: case Opcode::Fma: case Opcode::Selp: case Opcode::Slct: case Opcode::Bfe:
-      case Opcode::Prmt: case Opcode::Sad: case Opcode::Dp4a: case Opcode::Dp2a:
+      case Opcode::Prmt: case Opcode::Sad: case Opcode::Dp4a: case Opcode::Dp2a: case Opcode::Fns:
         need(4);
         break;
       case Opcode::Bfi: need(5); break;

@@ -519,6 +519,27 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
         r = trunc(static_cast<std::uint64_t>(acc), Type::U32);
         break;
       }
+      case Opcode::Fns: {
+        // fns (PTX ISA): the |offset|-th set bit of mask from bit base, toward the top for a positive offset and
+        // the bottom for a negative one; offset 0: base itself if set. None: 0xffffffff.
+        const auto mask = static_cast<std::uint32_t>(src(1, l));
+        const auto base = static_cast<std::int64_t>(src(2, l) & 31u);
+        const std::int64_t offset = as_signed(src(3, l), Type::S32);
+        r = 0xffffffffu;
+        if (offset == 0) {
+          if ((mask >> base) & 1u) r = static_cast<std::uint64_t>(base);
+        } else {
+          std::int64_t count = (offset > 0 ? offset : -offset) - 1;
+          for (std::int64_t pos = base; pos >= 0 && pos < 32; pos += offset > 0 ? 1 : -1) {
+            if (((mask >> pos) & 1u) == 0) continue;
+            if (count-- == 0) {
+              r = static_cast<std::uint64_t>(pos);
+              break;
+            }
+          }
+        }
+        break;
+      }
       case Opcode::Dp2a: {
         // dp2a.lo/.hi (PTX ISA 9.7.1.24): a's two 16-bit halves times b's bytes 0-1 (.lo) or 2-3 (.hi), plus c.
         const std::uint32_t a = static_cast<std::uint32_t>(src(1, l)), y = static_cast<std::uint32_t>(src(2, l));

@@ -991,3 +991,35 @@ TEST(PtxInterpreter, Dp2aMultipliesHalvesByBytes) {
 
 }  // namespace
 }  // namespace warpscope::test
+
+namespace warpscope::test {
+namespace {
+
+// fns: the PTX ISA's four examples on 0xaaaaaaaa, then offset 0, a search past the top, and the 3rd bit down.
+TEST(PtxInterpreter, FnsFindsTheNthSetBit) {
+  PtxRun run(ptx_module(R"(.visible .entry fn(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  fns.b32 %r1, 0xaaaaaaaa, 3, 1;
+  fns.b32 %r2, 0xaaaaaaaa, 3, -1;
+  fns.b32 %r3, 0xaaaaaaaa, 2, 1;
+  fns.b32 %r4, 0xaaaaaaaa, 2, -1;
+  fns.b32 %r5, 0xaaaaaaaa, 2, 0;
+  fns.b32 %r6, 0xaaaaaaaa, 29, 3;
+  fns.b32 %r7, 0xaaaaaaaa, 31, -3;
+  fns.b32 %r8, 0xaaaaaaaa, 5, 0;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  ret;
+}
+)"));
+  const std::uint64_t out = run.buffer("out", 32);
+  run.launch("fn", {1, 1, 1}, {1, 1, 1}, {out});
+  const std::uint32_t want[] = {3, 3, 3, 1, 0xffffffffu, 0xffffffffu, 27, 5};
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(run.read<std::uint32_t>("out", i), want[i]) << i;
+}
+
+}  // namespace
+}  // namespace warpscope::test
