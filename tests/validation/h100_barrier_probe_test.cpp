@@ -206,3 +206,29 @@ TEST(H100BulkOffsets, PiecesEndAtTheSharedSidesBoundariesBothWays) {
 
 }  // namespace
 }  // namespace warpscope::test
+
+namespace warpscope::test {
+namespace {
+
+// What bulk_offsets' copies moved, through the interpreter: the H100's 32 checksums.
+TEST(H100BulkOffsets, InterpreterCopiesWhatTheH100Copied) {
+  const std::string root = WARPSCOPE_SOURCE_DIR "/validation/";
+  ProbeReplay p(root + "bulk_offsets", "bulk_offsets");
+  std::size_t checksums = 0;
+  p.replay(root + "h100/bulk_offsets/run.txt", [&](const std::string& kind, const std::string& label,
+                                                   std::istringstream& rest, const std::string& kernel,
+                                                   const std::vector<std::uint64_t>&) {
+    if (kind != "checksum") return;
+    std::string hex;
+    rest >> hex;
+    const bool store = kernel.rfind("s2g", 0) == 0;  // main() clears w before each store launch
+    const auto& bytes = p.bytes(store ? "w" : "out");
+    EXPECT_EQ(fmt::format("{:016x}", fnv1a(bytes.data(), store ? 16 * 4096 : 16 * 64 * 4)), hex) << label;
+    if (store) std::fill(p.run.state->memory.allocation("w")->bytes.begin(), p.run.state->memory.allocation("w")->bytes.end(), 0);
+    ++checksums;
+  });
+  EXPECT_EQ(checksums, 32u);
+}
+
+}  // namespace
+}  // namespace warpscope::test
