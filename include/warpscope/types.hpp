@@ -24,8 +24,9 @@ enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture };
 // global and shared memory by the SM's TMA unit, global -> shared or shared -> global. One record per
 // instruction, a descriptor rather than lanes: lane 0 holds the global address, lane 1 the shared address,
 // lane 2 the byte count (mask 0b111, size 16, space global, the default cache operator; every value a
-// multiple of 16, the count 16 to kMaxBulkBytes). The TMA reads or writes the block in 128-byte pieces from
-// its start (docs/TRACE_FORMAT.md; validation/h100/barrier_probe).
+// multiple of 16, the count 16 to kMaxBulkBytes). The TMA reads or writes the block in pieces that end where its
+// shared side crosses 128 bytes (rules/bulk_copy.hpp; docs/TRACE_FORMAT.md; validation/h100/barrier_probe,
+// bulk_pipeline, bulk_offsets).
 enum class Op : std::uint8_t { Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy, BulkLoad, BulkStore };
 inline constexpr bool is_matrix(Op o) { return o == Op::LoadMatrix || o == Op::StoreMatrix; }
 

@@ -186,8 +186,8 @@ std::string access_figure(const WarpAccess& w, const std::vector<const ArchSpec*
     for (unsigned l = 0; l < chunks; ++l) start.addr[l] = bulk_global(w) + 16 * std::uint64_t{l};
     return "<figure>\n" + svg_line_picture(start, 128, 32) +
            fmt::format("<figcaption>The global side of a bulk copy of {} bytes{}, a row per 128-byte line: the TMA "
-                       "reads or writes it in 128-byte pieces from its first byte, so a block that does not start on "
-                       "a line boundary costs sectors twice where pieces meet (rules/bulk_copy.hpp). The lane numbers "
+                       "reads or writes it in pieces that end where its shared side crosses 128 bytes, so where those "
+                       "ends fall inside a sector it costs that sector twice (rules/bulk_copy.hpp). The lane numbers "
                        "are its 16-byte chunks.</figcaption>\n</figure>\n",
                        bulk_bytes(w), bulk_bytes(w) > 512 ? " (its first 512 bytes)" : "");
   }

@@ -47,9 +47,10 @@ TEST(BulkCopyRequests, PartialSectorsAreRequestsOfTheirOwn) {
   EXPECT_EQ(sectors(r), 5u);
 }
 
-// 144 B at 16 B past a line: pieces 16-144 and 144-160 from the block's start, so sector 0 of line 1 is asked for
-// by both (bulk_g2s/s144/o16: 192 TMA sectors = 6 a copy; the L2 merged those two: 160 sectors, 96 requests).
-TEST(BulkCopyRequests, PiecesStartAtTheBlockNotTheLine) {
+// 144 B at 16 B past a line into aligned shared memory: the shared side crosses 128 bytes after 128 bytes, so the
+// pieces are 16-144 and 144-160, not cut at the line, and sector 0 of line 1 is asked for by both
+// (bulk_g2s/s144/o16: 192 TMA sectors = 6 a copy; the L2 merged those two: 160 sectors, 96 requests).
+TEST(BulkCopyRequests, PiecesDoNotStopAtTheGlobalSidesLines) {
   const auto r = requests(16, 144, false);
   ASSERT_EQ(r.size(), 4u);
   EXPECT_EQ(sectors(r), 6u);
