@@ -47,6 +47,15 @@ float f16_to_f32(std::uint16_t h);
 // bfloat16: a float's upper 16 bits (round to nearest even; NaN stays NaN).
 std::uint16_t f32_to_bf16(float f);
 inline float bf16_to_f32(std::uint16_t h) { return std::bit_cast<float>(static_cast<std::uint32_t>(h) << 16); }
+// One 16-bit float (the low 16 bits of h) as a float: .bf16 where `bf`, else .f16.
+inline float half_to_f32(std::uint64_t h, bool bf) {
+  const auto bits = static_cast<std::uint16_t>(h);
+  return bf ? bf16_to_f32(bits) : f16_to_f32(bits);
+}
+// setp / set .and, .or, .xor: a comparison's result combined with the predicate operand c.
+inline bool bool_combine(BoolOp op, bool v, bool c) {
+  return op == BoolOp::And ? (v && c) : op == BoolOp::Or ? (v || c) : op == BoolOp::Xor ? (v != c) : v;
+}
 
 // cvt.rounding.sat.ftz.dtype.atype on one value (the source register's bits).
 std::uint64_t convert(std::uint64_t v, const Instruction& in);

@@ -93,6 +93,12 @@ enum class VoteMode : std::uint8_t { All, Any, Uni, Ballot };
 enum class BarMode : std::uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
 // mbarrier.* (PTX ISA 9.7.13.15) and cp.async.mbarrier.arrive (CpAsyncArrive): what Opcode::Mbarrier does.
 enum class MbarOp : std::uint8_t { Init, Arrive, ArriveDrop, ExpectTx, CompleteTx, TestWait, TryWait, PendingCount, Inval, CpAsyncArrive };
+// Whether the operation writes a destination operand (a state token, a wait's predicate, a pending count), which
+// then comes first.
+inline bool mbar_writes(MbarOp m) {
+  return m != MbarOp::Init && m != MbarOp::ExpectTx && m != MbarOp::CompleteTx && m != MbarOp::Inval &&
+         m != MbarOp::CpAsyncArrive;
+}
 
 enum class OperandKind : std::uint8_t { None, Reg, Imm, Special, Address, Vector, Label, Symbol, Sink };
 

@@ -160,10 +160,7 @@ int dest_count(const Instruction& in) {
     case Opcode::Bar:
       return in.bar == BarMode::Sync || in.bar == BarMode::Arrive ? 0 : 1;
     case Opcode::Mbarrier:
-      return in.mbar == MbarOp::Init || in.mbar == MbarOp::ExpectTx || in.mbar == MbarOp::CompleteTx ||
-                     in.mbar == MbarOp::Inval || in.mbar == MbarOp::CpAsyncArrive
-                 ? 0
-                 : 1;
+      return mbar_writes(in.mbar) ? 1 : 0;
     case Opcode::Setp: case Opcode::Shfl: case Opcode::Match: case Opcode::Elect:
       return in.pair_dest ? 2 : 1;
     default:

@@ -105,21 +105,15 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
     // set.cmp{.bool}.dtype.stype d, a, b{, {!}c} (PTX ISA 9.7.3): true is all ones for an integer d, 1.0 for a float
     // one; a pair of halves compares and answers half by half.
     const bool pair = in.type2 == Type::F16x2 || in.type2 == Type::BF16x2, bf = in.type2 == Type::BF16x2;
-    const auto half_f = [&](std::uint64_t h) {
-      return bf ? alu::bf16_to_f32(static_cast<std::uint16_t>(h)) : alu::f16_to_f32(static_cast<std::uint16_t>(h));
-    };
     for (std::uint32_t bits = exec; bits; bits &= bits - 1) {
       const int l = std::countr_zero(bits);
       const std::uint64_t a = value(c, w, f, in.operands[1], l), b = value(c, w, f, in.operands[2], l);
-      const auto combine = [&](bool v) {
-        if (in.bool_op == BoolOp::None) return v;
-        const bool cc = value(c, w, f, in.operands[3], l) != 0;
-        return in.bool_op == BoolOp::And ? (v && cc) : in.bool_op == BoolOp::Or ? (v || cc) : (v != cc);
-      };
+      const bool cc = in.bool_op != BoolOp::None && value(c, w, f, in.operands[3], l) != 0;
+      const auto combine = [&](bool v) { return alu::bool_combine(in.bool_op, v, cc); };
       std::uint64_t r = 0;
       if (pair) {
         for (int h = 0; h < 2; ++h) {
-          const float x = half_f((a >> (16 * h)) & 0xffffu), y = half_f((b >> (16 * h)) & 0xffffu);
+          const float x = alu::half_to_f32(a >> (16 * h), bf), y = alu::half_to_f32(b >> (16 * h), bf);
           const bool v = combine(alu::compare(alu::bits(x), alu::bits(y), Type::F32, in.cmp));
           const std::uint64_t one = is_half(in.type) ? (bf ? 0x3f80u : 0x3c00u) : 0xffffu;
           r |= (v ? one : 0u) << (16 * h);
@@ -384,9 +378,8 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
         bool q = !v;
         if (in.bool_op != BoolOp::None) {
           const bool cc = src(first + 2, l) != 0;
-          auto comb = [&](bool x) { return in.bool_op == BoolOp::And ? (x && cc) : in.bool_op == BoolOp::Or ? (x || cc) : (x != cc); };
-          v = comb(v);
-          q = comb(q);
+          v = alu::bool_combine(in.bool_op, v, cc);
+          q = alu::bool_combine(in.bool_op, q, cc);
         }
         if (in.pair_dest) set(f, ops[1].reg, l, q);
         r = v;
@@ -566,7 +559,7 @@ void Interpreter::Impl::half_op(Cta& c, Warp& w, Frame& f, const Instruction& in
   const bool bf = t == Type::BF16 || t == Type::BF16x2;
   const int halves = (t == Type::F16x2 || t == Type::BF16x2) ? 2 : 1;
   const auto& ops = in.operands;
-  const auto to_f = [&](std::uint64_t h) { return bf ? alu::bf16_to_f32(static_cast<std::uint16_t>(h)) : alu::f16_to_f32(static_cast<std::uint16_t>(h)); };
+  const auto to_f = [&](std::uint64_t h) { return alu::half_to_f32(h, bf); };
   const auto from_f = [&](float x) -> std::uint64_t {
     if (in.sat) x = alu::saturate(x);
     return bf ? alu::f32_to_bf16(x) : alu::f32_to_f16(x, Rounding::Rn);

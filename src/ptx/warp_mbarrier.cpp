@@ -37,10 +37,7 @@ void Interpreter::Impl::complete_if_done(Cta& c, MBarrier& b) {
 }
 
 void Interpreter::Impl::mbarrier_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec) {
-  const int dests = in.mbar == MbarOp::Init || in.mbar == MbarOp::ExpectTx || in.mbar == MbarOp::CompleteTx ||
-                            in.mbar == MbarOp::Inval || in.mbar == MbarOp::CpAsyncArrive
-                        ? 0
-                        : 1;
+  const int dests = mbar_writes(in.mbar) ? 1 : 0;
   if (in.mbar == MbarOp::PendingCount) {
     for (std::uint32_t b = exec; b; b &= b - 1) {
       const int l = std::countr_zero(b);
