@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include "memory_test_support.hpp"
-#include "warpscope/metric_names.hpp"
 
 namespace warpscope::test {
 namespace {
@@ -22,13 +21,6 @@ WarpAccess write_side(std::uint32_t cta, std::uint16_t warp, CacheOp cache, unsi
   WarpAccess a = make({Space::Shared, Op::AsyncCopy, size, cache}, dst);
   a.pc = 0x120, a.cta = cta, a.warp = warp;
   return a;
-}
-
-double metric(const MemorySystem& m, const char* arch_name, std::string_view key) {
-  for (const Metric& x : metrics(m.kernel_counters(), arch(arch_name)))
-    if (x.our_key == key) return x.value;
-  ADD_FAILURE() << "no metric " << key << " on " << arch_name;
-  return -1;
 }
 
 TEST(AsyncCopyMemory, TheWritePairsWithItsWarpsReadAcrossOtherWarpsRecords) {

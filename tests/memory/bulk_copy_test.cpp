@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include "memory_test_support.hpp"
-#include "warpscope/metric_names.hpp"
 
 namespace warpscope::test {
 namespace {
@@ -21,13 +20,6 @@ WarpAccess bulk(Op op, std::uint64_t global, std::uint64_t shared, std::uint64_t
   a.addr[1] = shared;
   a.addr[2] = bytes;
   return a;
-}
-
-double metric(const MemorySystem& m, const char* arch_name, std::string_view key) {
-  for (const Metric& x : metrics(m.kernel_counters(), arch(arch_name)))
-    if (x.our_key == key) return x.value;
-  ADD_FAILURE() << "no metric " << key << " on " << arch_name;
-  return -1;
 }
 
 // bulk_g2s/s64/o16 on the H100, per copy: 3 requests and 3 sectors (16-32 and 64-80 in part, 32-64 whole) the

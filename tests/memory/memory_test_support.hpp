@@ -2,9 +2,11 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "test_support.hpp"
 #include "warpscope/memory_system.hpp"
+#include "warpscope/metric_names.hpp"
 
 namespace warpscope::test {
 
@@ -29,6 +31,14 @@ inline std::unique_ptr<MemorySystem> memory(const char* arch_name, MemoryConfig 
   auto m = std::make_unique<MemorySystem>(arch(arch_name), cfg);
   m->begin_kernel();
   return m;
+}
+
+// The value of the metric row `key` (metric_names.hpp) for the kernel so far on `arch_name`.
+inline double metric(const MemorySystem& m, const char* arch_name, std::string_view key) {
+  for (const Metric& x : metrics(m.kernel_counters(), arch(arch_name)))
+    if (x.our_key == key) return x.value;
+  ADD_FAILURE() << "no metric " << key << " on " << arch_name;
+  return -1;
 }
 
 }  // namespace warpscope::test

@@ -791,11 +791,6 @@ TEST(PtxParser, SharedAtomicsKeepTheirResultAndAddsOfOneBecomePopcInc) {
   EXPECT_EQ(code[3].atomic, AtomicOp::Add);  // its result is read
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
 
 // elect.sync d|p, membermask (CUTLASS's elect_one_sync before a bulk copy): the lowest active lane of
 // membermask leads; every lane gets its lane id in d, the leader alone p. setmaxnreg (a register budget of
@@ -826,11 +821,6 @@ DONE:
   for (std::uint32_t t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), t < 5 ? 0u : t == 5 ? 105u : 5u) << t;
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
 
 // bfind (PTX ISA 9.7.1.?; libcu++'s pipeline code uses bfind.shiftamt): the position of the most significant
 // bit that differs from the sign, 0xffffffff where there is none; .shiftamt the left shift to the top.
@@ -860,11 +850,6 @@ TEST(PtxInterpreter, BfindFindsTheMostSignificantNonSignBit) {
   for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(run.read<std::uint32_t>("out", i), want[i]) << i;
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
 
 // bmsk (CUB's BlockRadixSort uses bmsk.clamp): b bits from bit a, as the PTX ISA's semantics compute it;
 // the ISA's own example: bmsk.wrap 1, 2 = 0x6.
@@ -893,11 +878,6 @@ TEST(PtxInterpreter, BmskMakesTheIsasMasks) {
   for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(run.read<std::uint32_t>("out", i), want[i]) << i;
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
 
 // set (PTX ISA 9.7.3; cuda_fp16's h2exp compares with set.eq.f16x2.f16x2): true is all ones for an integer
 // destination, 1.0 for a float one, and half by half for pairs of halves.
@@ -930,11 +910,6 @@ TEST(PtxInterpreter, SetAnswersInTheDestinationsType) {
   for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(run.read<std::uint32_t>("out", i), want[i]) << i;
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
 
 // cuda_fp16.hpp's inline asm declares registers with the type attached and without a '%':
 // `{.reg.b16 hl, hu; mov.b32 {hl, hu}, %r;}`.
@@ -959,11 +934,6 @@ TEST(PtxInterpreter, RegisterDeclarationsWithTheTypeAttached) {
   EXPECT_EQ(run.read<std::uint32_t>("out", 0), 0x22221111u);
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
 
 // dp2a (PTX ISA: a's two 16-bit halves times b's bytes 0-1 for .lo, 2-3 for .hi, plus c), worked by hand.
 TEST(PtxInterpreter, Dp2aMultipliesHalvesByBytes) {
@@ -989,11 +959,6 @@ TEST(PtxInterpreter, Dp2aMultipliesHalvesByBytes) {
   EXPECT_EQ(run.read<std::uint32_t>("out", 2), 0xfffffffdu);   // 3 x -1 + -2 x 0
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
 
 // fns: the PTX ISA's four examples on 0xaaaaaaaa, then offset 0, a search past the top, and the 3rd bit down.
 TEST(PtxInterpreter, FnsFindsTheNthSetBit) {

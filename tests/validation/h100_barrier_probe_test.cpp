@@ -114,24 +114,17 @@ TEST(H100BarrierProbe, InterpreterComputesWhatTheH100Computed) {
   EXPECT_EQ(checksums, 73u);
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
 
 // validation/kernels/bulk_pipeline: producer and consumer warps, mbarrier stages, rows copied by cp.async.bulk;
 // its counters were predicted before the H100 ran it (validation/bulk_pipeline/predicted.txt). The prediction
 // had the TMA-side sectors of the 128-byte rows wrong (8,192 against 9,216): the pieces end at the shared side's
 // 128-byte boundaries, not 128 bytes from the start, which the probe, copying into aligned shared memory, could
 // not tell apart. With that rule every exact counter of both runs matches.
-const std::string kPipeline = WARPSCOPE_SOURCE_DIR "/validation/";
-
 TEST(H100BulkPipeline, CountersFromPtxAndTraceMatchNsightCompute) {
   for (const bool ptx : {true, false}) {
     ValidateOptions o;
-    if (ptx) o.ptx_dir = kPipeline + "bulk_pipeline";
-    const ValidationReport r = validate_directory(kPipeline + "h100/bulk_pipeline", db(), o);
+    if (ptx) o.ptx_dir = kRoot + "bulk_pipeline";
+    const ValidationReport r = validate_directory(kRoot + "h100/bulk_pipeline", db(), o);
     const ValidationSummary s = summarize(r);
     EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
     ASSERT_EQ(r.kernels.size(), 7u);
@@ -150,9 +143,9 @@ TEST(H100BulkPipeline, CountersFromPtxAndTraceMatchNsightCompute) {
 
 // What the rows summed to, through the interpreter's pipeline of warps and barriers: the H100's checksums.
 TEST(H100BulkPipeline, InterpreterSumsWhatTheH100Summed) {
-  ProbeReplay p(kPipeline + "bulk_pipeline", "bulk_pipeline");
+  ProbeReplay p(kRoot + "bulk_pipeline", "bulk_pipeline");
   std::size_t checksums = 0;
-  p.replay(kPipeline + "h100/bulk_pipeline/run.txt", [&](const std::string& kind, const std::string& label,
+  p.replay(kRoot + "h100/bulk_pipeline/run.txt", [&](const std::string& kind, const std::string& label,
                                                          std::istringstream& rest, const std::string&,
                                                          const std::vector<std::uint64_t>&) {
     if (kind != "checksum") return;
@@ -165,21 +158,15 @@ TEST(H100BulkPipeline, InterpreterSumsWhatTheH100Summed) {
   EXPECT_EQ(checksums, 6u);
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
 
 // validation/kernels/bulk_offsets: 256-byte copies at every pair of global and shared offsets, both ways, predicted
 // before the H100 ran them (validation/bulk_offsets/predicted.txt). The shared-boundary rule held on all 32: the
 // TMA's sectors and the L2 write requests exactly, the L2 read requests on 31 (one launch had 2 merged away).
 TEST(H100BulkOffsets, PiecesEndAtTheSharedSidesBoundariesBothWays) {
-  const std::string root = WARPSCOPE_SOURCE_DIR "/validation/";
   for (const bool ptx : {true, false}) {
     ValidateOptions o;
-    if (ptx) o.ptx_dir = root + "bulk_offsets";
-    const ValidationReport r = validate_directory(root + "h100/bulk_offsets", db(), o);
+    if (ptx) o.ptx_dir = kRoot + "bulk_offsets";
+    const ValidationReport r = validate_directory(kRoot + "h100/bulk_offsets", db(), o);
     const ValidationSummary s = summarize(r);
     EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
     ASSERT_EQ(r.kernels.size(), 33u);
@@ -204,18 +191,12 @@ TEST(H100BulkOffsets, PiecesEndAtTheSharedSidesBoundariesBothWays) {
   }
 }
 
-}  // namespace
-}  // namespace warpscope::test
-
-namespace warpscope::test {
-namespace {
 
 // What bulk_offsets' copies moved, through the interpreter: the H100's 32 checksums.
 TEST(H100BulkOffsets, InterpreterCopiesWhatTheH100Copied) {
-  const std::string root = WARPSCOPE_SOURCE_DIR "/validation/";
-  ProbeReplay p(root + "bulk_offsets", "bulk_offsets");
+  ProbeReplay p(kRoot + "bulk_offsets", "bulk_offsets");
   std::size_t checksums = 0;
-  p.replay(root + "h100/bulk_offsets/run.txt", [&](const std::string& kind, const std::string& label,
+  p.replay(kRoot + "h100/bulk_offsets/run.txt", [&](const std::string& kind, const std::string& label,
                                                    std::istringstream& rest, const std::string& kernel,
                                                    const std::vector<std::uint64_t>&) {
     if (kind != "checksum") return;
