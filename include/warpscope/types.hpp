@@ -24,7 +24,7 @@ enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture };
 // global and shared memory by the SM's TMA unit, global -> shared or shared -> global. One record per
 // instruction, a descriptor rather than lanes: lane 0 holds the global address, lane 1 the shared address,
 // lane 2 the byte count (mask 0b111, size 16, space global, the default cache operator; every value a
-// multiple of 16, the count 16 to kMaxBulkBytes). The TMA reads or writes the block in pieces that end where its
+// multiple of 16, the count 16 to kMaxBulkBytes; a tensor copy's rows below). The TMA reads or writes the block in pieces that end where its
 // shared side crosses 128 bytes (rules/bulk_copy.hpp; docs/TRACE_FORMAT.md; validation/h100/barrier_probe,
 // bulk_pipeline, bulk_offsets).
 enum class Op : std::uint8_t { Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy, BulkLoad, BulkStore };
@@ -48,12 +48,22 @@ inline constexpr bool async_copy_record_ok(Space space, unsigned size, CacheOp c
 inline constexpr bool is_bulk(Op o) { return o == Op::BulkLoad || o == Op::BulkStore; }
 // The largest bulk copy a record may describe (more than any GPU's shared memory per CTA).
 inline constexpr std::uint64_t kMaxBulkBytes = std::uint64_t{1} << 20;
+// A tensor copy (cp.async.bulk.tensor, SASS UTMALDG / UTMASTG, 9.0+) is a run of the same records, one per row
+// of its box (the elements contiguous in global memory) that has bytes in bounds, with mask 0b1111: lanes 0-2 as
+// above for that row's bytes in bounds (the shared address before any swizzle), lane 3 0 on the copy's first
+// record (which is the instruction) and 1 on the others. A row's addresses are multiples of 16, its count any
+// number up to kMaxBulkBytes; a box wholly out of bounds is one record of 0 bytes (docs/TRACE_FORMAT.md
+// "Tensor copies"; validation/h100/tensor_probe).
+inline constexpr std::uint32_t kBulkMask = 0x7u, kTensorRowMask = 0xfu;
 // What a bulk-copy record's fixed fields must be; its lanes are checked by bulk_record_ok (trace readers).
 inline constexpr bool bulk_fields_ok(Space space, unsigned size, CacheOp cache, std::uint32_t mask) {
-  return space == Space::Global && size == 16 && cache == CacheOp::Default && mask == 0x7u;
+  return space == Space::Global && size == 16 && cache == CacheOp::Default && (mask == kBulkMask || mask == kTensorRowMask);
 }
 inline constexpr bool bulk_lanes_ok(std::uint64_t global, std::uint64_t shared, std::uint64_t bytes) {
   return global % 16 == 0 && shared % 16 == 0 && bytes % 16 == 0 && bytes >= 16 && bytes <= kMaxBulkBytes;
+}
+inline constexpr bool tensor_row_lanes_ok(std::uint64_t global, std::uint64_t shared, std::uint64_t bytes, std::uint64_t later) {
+  return global % 16 == 0 && shared % 16 == 0 && bytes <= kMaxBulkBytes && later <= 1;
 }
 // The lanes whose row addresses an ldmatrix / stmatrix of 1, 2 or 4 matrices reads: 8m..8m+7 for matrix m.
 inline constexpr std::uint32_t matrix_row_lanes(unsigned matrices) {

@@ -127,8 +127,8 @@ struct ArchRun {
     const int sm = rec.sm >= 0 ? rec.sm % sms : place_cta(rec.cta, sms);
     PcCounters& pc = pcs[pc_slot(rec)];
     const InstructionCounts c = memory->access(rec, sm, &pc.counters);
-    // A cp.async is two records (its read, then its write): it executed once.
-    if (rec.op != Op::AsyncCopy || rec.space != Space::Shared) ++pc.executions;
+    // A cp.async is two records (its read, then its write), a tensor copy one a row: each executed once.
+    if (counts_execution(rec)) ++pc.executions;
     pc.bytes_needed += c.bytes_needed;
     pc.bytes_moved += c.bytes_moved;
     result.kernels[kernel_slot[rec.kernel] - 1].records++;

@@ -404,14 +404,15 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
   const bool load = rec.op == Op::BulkLoad;
   const std::uint64_t global = bulk_global(rec), shared = bulk_shared(rec), bytes = bulk_bytes(rec);
   if (arch.cc_major < 9) {
-    // No TMA: the copy as one warp would make it, 16 bytes a lane, 512 bytes an instruction pair.
+    // No TMA: the copy as one warp would make it, 16 bytes a lane, 512 bytes an instruction pair (a tensor row's
+    // last bytes, fewer than 16, as one more lane).
     InstructionCounts total;
     for (std::uint64_t done = 0; done < bytes; done += 32 * 16) {
       WarpAccess g = rec, s = rec;
       g.op = load ? Op::Load : Op::Store;
       s.op = load ? Op::Store : Op::Load;
       s.space = Space::Shared;
-      const std::uint64_t lanes = std::min<std::uint64_t>(32, (bytes - done) / 16);
+      const std::uint64_t lanes = std::min<std::uint64_t>(32, (bytes - done + 15) / 16);
       g.active = s.active = LaneMask(lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u);
       for (std::uint64_t l = 0; l < lanes; ++l) {
         g.addr[l] = global + done + 16 * l;
@@ -423,9 +424,11 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
     }
     return total;
   }
+  // A tensor copy's rows after its first are the same instruction (types.hpp kTensorRowMask).
+  const bool instruction = !continues_tensor_copy(rec);
   memory::Delta d;
   d.kind = load ? Kind::BulkLd : Kind::BulkSt;
-  d.l1.instructions = 1;
+  d.l1.instructions = instruction ? 1 : 0;
   d.l1.bytes_needed = bytes;
   rules::for_each_bulk_request(global, shared, bytes, !load, [&](const rules::BulkRequest& r) {
     d.l1.requests += 1;
@@ -438,7 +441,7 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
   InstructionCounts c;
   c.path = MemoryPath::L2;
   c.applies = InstructionCounts::kRequests | InstructionCounts::kSectors | InstructionCounts::kBytes;
-  c.requests = 1;
+  c.requests = instruction ? 1 : 0;
   c.transactions = static_cast<std::uint32_t>(d.l1.requests);
   c.sectors = static_cast<std::uint32_t>(d.l1.sectors);
   c.bytes_needed = static_cast<std::uint32_t>(bytes);

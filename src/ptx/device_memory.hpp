@@ -16,6 +16,8 @@ namespace warpscope::ptx {
 inline constexpr std::uint64_t kSharedWindow = 0x0000100000000000ull;
 inline constexpr std::uint64_t kLocalWindow = 0x0000200000000000ull;
 inline constexpr std::uint64_t kConstWindow = 0x0000300000000000ull;
+// A kernel's parameters (cvta.param: a __grid_constant__ parameter's address, such as a CUtensorMap's).
+inline constexpr std::uint64_t kParamWindow = 0x0000400000000000ull;
 inline constexpr std::uint64_t kWindowSize = 1ull << 32;
 // The first global allocation, where CUDA's first cudaMalloc on a 64-bit Linux host often lands.
 inline constexpr std::uint64_t kGlobalBase = 0x00007f0000000000ull;

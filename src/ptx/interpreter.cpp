@@ -115,6 +115,10 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       e.pc = pc + 1;
       if (exec) bulk_copy(c, w, f, pc, in, exec);
       return;
+    case Opcode::TensorCopy:
+      e.pc = pc + 1;
+      if (exec) tensor_copy(c, w, f, pc, in, exec);
+      return;
     case Opcode::Mbarrier:
       e.pc = pc + 1;
       if (exec) mbarrier_op(c, w, f, in, exec);

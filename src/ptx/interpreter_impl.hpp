@@ -382,13 +382,16 @@ struct Interpreter::Impl {
 
   // Where lane's access at addr lies; the result goes straight into pl (a returned Place read back
   // at once stalls on store forwarding: a third of the interpreter's time on a copy kernel).
-  void locate(Cta& c, const Warp& w, Frame& f, const Instruction& in, int lane, StateSpace ss, std::uint64_t addr, std::uint32_t bytes, Place& pl) {
+  void locate(Cta& c, const Warp& w, const Frame& f, const Instruction& in, int lane, StateSpace ss, std::uint64_t addr, std::uint32_t bytes, Place& pl) {
     if (bytes > 1 && addr % bytes != 0 && ss != StateSpace::Param)
       fault(w, in, lane, fmt::format("misaligned address 0x{:x} for a {}-byte access", addr, bytes));
     if (ss == StateSpace::Generic) {
       if (addr >= kSharedWindow && addr - kSharedWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Shared, addr - kSharedWindow, bytes, pl);
       if (addr >= kLocalWindow && addr - kLocalWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Local, addr - kLocalWindow, bytes, pl);
       if (addr >= kConstWindow && addr - kConstWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Const, addr - kConstWindow, bytes, pl);
+      // The param window holds the kernel's own parameters, whichever function the lane is in.
+      if (addr >= kParamWindow && addr - kParamWindow < kWindowSize)
+        return locate(c, w, w.frames.front(), in, lane, StateSpace::Param, addr - kParamWindow, bytes, pl);
       ss = StateSpace::Global;
     }
     pl.record_addr = addr;
@@ -424,7 +427,9 @@ struct Interpreter::Impl {
         const Function& fn = m.functions[f.fn];
         if (addr > fn.param_bytes || bytes > fn.param_bytes - addr)
           fault(w, in, lane, fmt::format("parameter offset {} is outside the function's {} bytes of parameters", addr, fn.param_bytes));
-        pl.p = f.params.data() + static_cast<std::size_t>(lane) * fn.param_bytes + addr;
+        // The frame is the lane's own (st.param into a callee's parameters writes it) or the kernel's, read only
+        // through the param window.
+        pl.p = const_cast<std::uint8_t*>(f.params.data()) + static_cast<std::size_t>(lane) * fn.param_bytes + addr;
         return;
       }
       default:
@@ -607,9 +612,17 @@ struct Interpreter::Impl {
   // completed where no arrival and no transaction byte is owed.
   MBarrier& mbarrier_at(Cta& c, const Warp& w, const Instruction& in, int lane, std::uint64_t key);
   static void complete_if_done(Cta& c, MBarrier& b);
+  // A copy to shared memory completing `bytes` on the mbarrier at operand `bar` (complete_tx, as cp.async.bulk
+  // and cp.async.bulk.tensor do).
+  void complete_tx(Cta& c, const Warp& w, const Frame& f, const Instruction& in, int lane, const Operand& bar, std::uint64_t bytes);
+  // A bulk or tensor copy's record, its descriptor lanes left to the caller (types.hpp Op::BulkLoad / BulkStore).
+  WarpAccess bulk_record(const Cta& c, const Warp& w, const Frame& f, std::uint32_t pc, bool to_shared) const;
   // cp.async.bulk (warp_bulk_copy.cpp): each lane's copy at once, one record per copy (types.hpp Op::BulkLoad /
   // BulkStore); a copy to shared memory then completes its bytes on its mbarrier.
   void bulk_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
+  // cp.async.bulk.tensor (warp_tensor_copy.cpp): each lane's box at once through its tensor map, one record per row
+  // of the box with bytes in bounds (types.hpp kTensorRowMask).
+  void tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
   void memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
   void alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
 

@@ -73,6 +73,7 @@ enum class Opcode : std::uint8_t {
   Bfind,     // bfind{.shiftamt}: the most significant non-sign bit
   Elect,     // elect.sync d|p, membermask: the lowest active lane of membermask leads
   BulkCopy,  // cp.async.bulk: space Shared global -> shared (mbarrier complete_tx), Global shared -> global (bulk_group)
+  TensorCopy,  // cp.async.bulk.tensor.{1-5}d .tile: as BulkCopy; vec: the rank; [map, {coordinates}] (Operand::count)
 };
 
 enum class SpecialReg : std::uint8_t {
@@ -107,7 +108,7 @@ struct Operand {
   bool negate = false;            // a predicate source written !%p
   SpecialReg special{};           // Special
   std::uint8_t component = 0;     // Special: x, y, z (0, 1, 2)
-  std::uint8_t count = 0;         // Vector: registers in regs
+  std::uint8_t count = 0;         // Vector: registers in regs; Address: a tensor copy's coordinates in regs ([map, {x, y}])
   std::int32_t reg = -1;          // Reg; Address: base register (-1: none)
   std::int32_t symbol = -1;       // Symbol, Address: the variable (-1: none)
   std::int64_t offset = 0;        // Address: byte offset
@@ -148,7 +149,7 @@ struct Instruction {
   bool tf32 = false, satfinite = false;
   char wmma_use = 0;       // wmma.load: 'a', 'b' or 'c'; wmma.store: 'c' (the D fragment has C's layout)
   bool col_major = false;  // wmma.load/store: the matrix in memory is column-major (.col)
-  std::uint8_t vec = 1;        // ld/st/atom: 1, 2, 4 or 8 elements; ldmatrix/stmatrix: matrices (.x1 .x2 .x4)
+  std::uint8_t vec = 1;        // ld/st/atom: 1, 2, 4 or 8 elements; ldmatrix/stmatrix: matrices (.x1 .x2 .x4); TensorCopy: rank
   std::int32_t guard = -1;     // @%p: predicate register, -1 none
   bool guard_negated = false;
   std::uint32_t callee = 0;    // Call: function index

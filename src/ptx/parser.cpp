@@ -153,7 +153,7 @@ const std::unordered_map<std::string_view, Opcode>& opcode_table() {
 // How many of an instruction's leading operands it writes.
 int dest_count(const Instruction& in) {
   switch (in.op) {
-    case Opcode::St: case Opcode::Red: case Opcode::CpAsync: case Opcode::BulkCopy: case Opcode::Stmatrix: case Opcode::WmmaStore: case Opcode::Bra:
+    case Opcode::St: case Opcode::Red: case Opcode::CpAsync: case Opcode::BulkCopy: case Opcode::TensorCopy: case Opcode::Stmatrix: case Opcode::WmmaStore: case Opcode::Bra:
     case Opcode::Ret: case Opcode::Exit: case Opcode::Nop:
     case Opcode::Trap: case Opcode::BarWarp: case Opcode::Call: case Opcode::Unsupported:
       return 0;
@@ -695,6 +695,8 @@ class Parser {
       for (std::size_t k = 0; k < in.operands.size(); ++k) {
         const Operand& o = in.operands[k];
         if (o.kind == OperandKind::Address && o.reg >= 0) ++reads[ix(o.reg)];
+        if (o.kind == OperandKind::Address)
+          for (std::size_t j = 0; j < o.count; ++j) ++reads[ix(o.regs[j])];
         if (static_cast<int>(k) < d) continue;
         if (o.kind == OperandKind::Reg) ++reads[ix(o.reg)];
         if (o.kind == OperandKind::Vector)
@@ -763,7 +765,8 @@ class Parser {
     }
     take();  // ;
     check_operands(in);
-    if ((in.op == Opcode::CpAsync || in.op == Opcode::BulkCopy) && in.cache_hint && in.operands.size() > 3)
+    if ((in.op == Opcode::CpAsync || in.op == Opcode::BulkCopy || in.op == Opcode::TensorCopy) && in.cache_hint &&
+        in.operands.size() > (in.op == Opcode::TensorCopy && in.space == StateSpace::Global ? 2u : 3u))
       in.operands.pop_back();  // the cache policy: a hint to L2 that changes no count here
     if (in.op == Opcode::CpAsync && in.operands.size() > 3 && in.operands[3].kind == OperandKind::Reg &&
         f.registers[static_cast<std::size_t>(in.operands[3].reg)].type == Type::Pred)
@@ -1071,15 +1074,19 @@ class Parser {
   // cp.async.bulk (PTX ISA 9.7.9.25.4.1, sm_90): global -> shared::cluster or shared::cta completing on an mbarrier,
   // shared::cta -> global in a bulk group; their commit_group and wait_group are no-ops here (the copy is done at
   // once), and so is cp.async.bulk.prefetch.L2 (the H100 shows it in no counter: validation/h100/barrier_probe).
-  // The tensor forms, multicast, shared::cluster -> shared::cluster and .cp_mask are not run.
+  // Tensor copies (cp.async.bulk.tensor.Nd, .tile mode: PTX ISA 9.7.9.25.5.1) are the same two directions with a
+  // tensor map and coordinates for the global side; their prefetch to L2 is a no-op as the bulk one is.
+  // Multicast, shared::cluster -> shared::cluster, .cp_mask, .im2col and the sm_100 gather/scatter modes are not run.
   static void decode_bulk_copy(Instruction& in, const std::vector<std::string_view>& parts) {
     const auto has = [&](std::string_view m) { return std::find(parts.begin(), parts.end(), m) != parts.end(); };
     in.op = Opcode::Unsupported;
-    if (has("tensor") || has("multicast::cluster") || has("cp_mask")) return;
+    if (has("multicast::cluster") || has("cp_mask")) return;
     if (has("commit_group") || has("wait_group") || has("prefetch")) {
       in.op = Opcode::Nop;
       return;
     }
+    const bool tensor = has("tensor");
+    unsigned rank = 0;
     std::vector<std::string_view> spaces;
     bool mbarrier = false, group = false, ok = true;
     for (std::size_t k = 3; k < parts.size(); ++k) {
@@ -1088,13 +1095,17 @@ class Parser {
       else if (x == "mbarrier::complete_tx::bytes") mbarrier = true;
       else if (x == "bulk_group") group = true;
       else if (x == "L2::cache_hint") in.cache_hint = true;
+      else if (tensor && x == "tensor") continue;
+      else if (tensor && x == "tile") continue;
+      else if (tensor && x.size() == 2 && x[1] == 'd' && x[0] >= '1' && x[0] <= '5') rank = static_cast<unsigned>(x[0] - '0');
       else ok = false;
     }
-    if (!ok || spaces.size() != 2) return;
+    if (!ok || spaces.size() != 2 || (tensor && rank == 0)) return;
     if (spaces[1] == "global" && spaces[0] != "global" && mbarrier && !group) in.space = StateSpace::Shared;  // g2s
     else if (spaces[0] == "global" && spaces[1] == "shared::cta" && group && !mbarrier) in.space = StateSpace::Global;  // s2g
     else return;
-    in.op = Opcode::BulkCopy;
+    in.op = tensor ? Opcode::TensorCopy : Opcode::BulkCopy;
+    in.vec = static_cast<std::uint8_t>(tensor ? rank : 1);
   }
 
   // mMnNkK, the whole word, into in.mma_m/n/k; false when it is not one or does not fit the bytes they are
@@ -1227,6 +1238,25 @@ class Parser {
     if (!ok) in.op = Opcode::Unsupported;
   }
 
+  // {%r1, %r2, _}: registers (or the sink) into o.regs and o.count.
+  void vector_registers(Operand& o) {
+    take();  // {
+    while (!is_punct('}')) {
+      if (o.count == 8) fail("vectors of more than 8 registers are not supported");
+      const std::string_view w = word("a register");
+      if (w == "_") {
+        o.regs[o.count++] = -1;
+      } else {
+        const auto r = find_reg(w);
+        if (r < 0) fail_at(path_, peek().line, fmt::format("unknown register {}", w));
+        o.regs[o.count++] = r;
+      }
+      if (is_punct(',')) take();
+      else if (!is_punct('}')) fail(fmt::format("expected ',' or '}}' in a vector, found {}", found()));
+    }
+    take();
+  }
+
   Operand operand(Function& f, Instruction& in) {
     Operand o;
     if (is_punct('[')) {
@@ -1260,26 +1290,17 @@ class Parser {
         const auto n = integer("an address offset");
         o.offset += negative ? -static_cast<std::int64_t>(n) : static_cast<std::int64_t>(n);
       }
+      if (is_punct(',')) {  // [map, {x, y}]: a tensor copy's coordinates
+        take();
+        if (!is_punct('{')) fail(fmt::format("expected '{{' after ',' in an address, found {}", found()));
+        vector_registers(o);
+      }
       expect(']');
       return o;
     }
     if (is_punct('{')) {
-      take();
       o.kind = OperandKind::Vector;
-      while (!is_punct('}')) {
-        if (o.count == 8) fail("vectors of more than 8 registers are not supported");
-        const std::string_view w = word("a register");
-        if (w == "_") {
-          o.regs[o.count++] = -1;
-        } else {
-          const auto r = find_reg(w);
-          if (r < 0) fail_at(path_, peek().line, fmt::format("unknown register {}", w));
-          o.regs[o.count++] = r;
-        }
-        if (is_punct(',')) take();
-        else if (!is_punct('}')) fail(fmt::format("expected ',' or '}}' in a vector, found {}", found()));
-      }
-      take();
+      vector_registers(o);
       return o;
     }
     if (is_punct('!')) {
@@ -1401,6 +1422,8 @@ class Parser {
     const int dests = dest_count(in);
     for (std::size_t k = 0; k < in.operands.size(); ++k) {
       Operand& o = in.operands[k];
+      if (o.kind == OperandKind::Address && o.count != 0 && in.op != Opcode::TensorCopy)
+        fail_at(path_, in.ptx_line, fmt::format("'{}': coordinates {{..}} in an address of an instruction that is not a tensor copy", in.text));
       if (o.kind != OperandKind::Imm) continue;
       if (static_cast<int>(k) < dests) fail_at(path_, in.ptx_line, fmt::format("'{}' writes to a number", in.text));
       const Number n{static_cast<Literal>(o.component), o.imm};
@@ -1457,6 +1480,23 @@ class Parser {
                   fmt::format("'{}': expected [destination], [source], bytes{}", in.text, to_shared ? ", [mbarrier]" : ""));
         if (in.operands.size() > (to_shared ? 4u : 3u))
           fail_at(path_, in.ptx_line, fmt::format("'{}': more operands than a bulk copy takes", in.text));
+        break;
+      }
+      case Opcode::TensorCopy: {
+        const bool to_shared = in.space == StateSpace::Shared;
+        const std::size_t map = to_shared ? 1 : 0;
+        need(to_shared ? 3 : 2);
+        if (in.operands.size() > (to_shared ? 3u : 2u) || in.operands[0].kind != OperandKind::Address ||
+            in.operands[1].kind != OperandKind::Address || (to_shared && in.operands[2].kind != OperandKind::Address))
+          fail_at(path_, in.ptx_line,
+                  fmt::format("'{}': expected {}", in.text, to_shared ? "[destination], [map, {coordinates}], [mbarrier]" : "[map, {coordinates}], [source]"));
+        const Operand& m = in.operands[map];
+        if (m.count != in.vec)
+          fail_at(path_, in.ptx_line, fmt::format("'{}': a {}-d copy takes {} coordinates, found {}", in.text, in.vec, in.vec, m.count));
+        for (std::size_t j = 0; j < m.count; ++j)
+          if (m.regs[j] < 0) fail_at(path_, in.ptx_line, fmt::format("'{}': a coordinate is '_'", in.text));
+        for (std::size_t k = 0; k < in.operands.size(); ++k)
+          if (k != map && in.operands[k].count != 0) fail_at(path_, in.ptx_line, fmt::format("'{}': coordinates in operand {}", in.text, k + 1));
         break;
       }
       case Opcode::Mbarrier: {

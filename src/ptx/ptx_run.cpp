@@ -13,6 +13,7 @@
 #include "core/splitmix.hpp"
 #include "ptx/interpreter.hpp"
 #include "ptx/parser.hpp"
+#include "ptx/tensor_map.hpp"
 #include "report/output_file.hpp"
 #include "tracer/demangle.hpp"
 #include "warpscope/ptx.hpp"
@@ -114,6 +115,24 @@ void pack_argument(const Module& m, const Function& k, std::size_t index, const 
                    std::vector<std::uint8_t>& out) {
   const auto& v = m.symbols[static_cast<std::size_t>(k.params[index])];
   const std::string where = fmt::format("kernel {} argument {} ('{}', a .{} parameter)", short_name(k.name), index + 1, arg, type_name(v.type));
+  // A tensor map (a CUtensorMap by value, docs/PTX.md "Tensor maps").
+  if (std::string_view(arg).starts_with("tmap(")) {
+    if (v.size != ptx::kTensorMapBytes)
+      throw InputError(fmt::format("{}: a tensor map fills a 128-byte parameter (a CUtensorMap), this one has {} bytes", where, v.size));
+    try {
+      const ptx::TensorMap map = ptx::parse_tensor_map(arg, [&](std::string_view name) -> std::optional<std::uint64_t> {
+        if (const auto* a = state.memory.allocation(std::string(name))) return a->base;
+        return std::nullopt;
+      });
+      const auto bytes = ptx::encode_tensor_map(map);
+      const std::size_t at = static_cast<std::size_t>(v.offset);
+      if (out.size() < at + v.size) out.resize(at + v.size, 0);
+      std::memcpy(out.data() + at, bytes.data(), bytes.size());
+      return;
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}", where, e.what()));
+    }
+  }
   // A small struct by value (a __half2, a char4) takes its bytes as one integer, little endian.
   if (v.type == Type::B8 && v.size > 8)
     throw InputError(fmt::format("{}: parameters passed by value as {} bytes (structs over 8 bytes) are not supported", where, v.size));

@@ -238,12 +238,14 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
         if (in.space == StateSpace::Shared) r += kSharedWindow;
         else if (in.space == StateSpace::Local) r += kLocalWindow;
         else if (in.space == StateSpace::Const) r += kConstWindow;
+        else if (in.space == StateSpace::Param) r += kParamWindow;
         break;
       case Opcode::CvtaTo:
         r = src(1, l);
         if (in.space == StateSpace::Shared) r -= kSharedWindow;
         else if (in.space == StateSpace::Local) r -= kLocalWindow;
         else if (in.space == StateSpace::Const) r -= kConstWindow;
+        else if (in.space == StateSpace::Param) r -= kParamWindow;
         r = trunc(r, t);
         break;
       case Opcode::Isspacep: {

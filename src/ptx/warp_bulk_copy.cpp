@@ -33,26 +33,35 @@ void Interpreter::Impl::bulk_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
     place(to_shared ? StateSpace::Global : StateSpace::Shared, src, from);
     place(to_shared ? StateSpace::Shared : StateSpace::Global, dst, to);
     std::memmove(to.p, from.p, static_cast<std::size_t>(bytes));
-    WarpAccess a;
-    a.pc = pc_base[f.fn] + pc;
-    a.kernel = launch.kernel_id;
-    a.cta = static_cast<std::uint32_t>(c.linear);
-    a.warp = static_cast<std::uint16_t>(w.index);
-    a.space = Space::Global;
-    a.op = to_shared ? Op::BulkLoad : Op::BulkStore;
-    a.size = 16;
-    a.active = LaneMask(0x7u);
+    WarpAccess a = bulk_record(c, w, f, pc, to_shared);
+    a.active = LaneMask(kBulkMask);
     a.addr[0] = to_shared ? from.record_addr : to.record_addr;
     a.addr[1] = to_shared ? to.record_addr : from.record_addr;
     a.addr[2] = bytes;
     out->push_back(a);
-    if (!to_shared) continue;
-    Place bar;
-    locate(c, w, f, in, l, StateSpace::Shared, address_of(f, in.operands[3], l), 8, bar);
-    MBarrier& b = mbarrier_at(c, w, in, l, bar.record_addr);
-    b.tx -= static_cast<std::int64_t>(bytes);
-    complete_if_done(c, b);
+    if (to_shared) complete_tx(c, w, f, in, l, in.operands[3], bytes);
   }
+}
+
+void Interpreter::Impl::complete_tx(Cta& c, const Warp& w, const Frame& f, const Instruction& in, int lane, const Operand& bar,
+                                    std::uint64_t bytes) {
+  Place p;
+  locate(c, w, f, in, lane, StateSpace::Shared, address_of(f, bar, lane), 8, p);
+  MBarrier& b = mbarrier_at(c, w, in, lane, p.record_addr);
+  b.tx -= static_cast<std::int64_t>(bytes);
+  complete_if_done(c, b);
+}
+
+WarpAccess Interpreter::Impl::bulk_record(const Cta& c, const Warp& w, const Frame& f, std::uint32_t pc, bool to_shared) const {
+  WarpAccess a;
+  a.pc = pc_base[f.fn] + pc;
+  a.kernel = launch.kernel_id;
+  a.cta = static_cast<std::uint32_t>(c.linear);
+  a.warp = static_cast<std::uint16_t>(w.index);
+  a.space = Space::Global;
+  a.op = to_shared ? Op::BulkLoad : Op::BulkStore;
+  a.size = 16;
+  return a;
 }
 
 }  // namespace warpscope::ptx

@@ -58,8 +58,8 @@ inline constexpr std::uint8_t kTypeMatrix = 0x10;
 // read or its shared write, 4, 8 or 16 bytes, cache operator ca or cg. Readers before it reject the byte.
 inline constexpr std::uint8_t kTypeAsyncCopy = 0x20;
 // In the second type byte too: the record is a bulk copy (Op::BulkLoad with op bits ld, BulkStore with st), global,
-// 16 bytes, default cache operator, mask 0b111 holding its descriptor (warp_access.hpp bulk_*). Readers before it
-// reject the byte.
+// 16 bytes, default cache operator, mask 0b111 holding its descriptor (warp_access.hpp bulk_*), or mask 0b1111 for
+// a row of a tensor copy (types.hpp kTensorRowMask). Readers before it reject the byte.
 inline constexpr std::uint8_t kTypeBulk = 0x40;
 enum class AddrMode : std::uint8_t { None = 0, Stride = 1, Deltas = 2 };
 // Longest possible encoding of one record.

@@ -83,6 +83,8 @@ std::string misaligned_lane_message(int lane, std::uint64_t address, unsigned si
 int first_misaligned_lane(const WarpAccess& r) {
   // Writers call this per record (the tracer at the GPU's pace): one
   // OR-reduction over the lanes, the search only when something is off.
+  // A bulk record's lanes hold a descriptor, not addresses (bulk_record_ok checks those it holds).
+  if (is_bulk(r.op)) return -1;
   const std::uint64_t low_bits = r.size - 1u;
   const std::uint32_t mask = r.active.bits();
   std::uint64_t any = 0;

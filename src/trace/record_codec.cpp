@@ -213,10 +213,12 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   r.lanes = nullptr;
 
   if (is_bulk(r.op)) {
-    if (m != 0x7u) return fail("a bulk-copy (tma_ld/tma_st) record whose mask is not 7");
+    if (m != kBulkMask && m != kTensorRowMask) return fail("a bulk-copy (tma_ld/tma_st) record whose mask is not 7 or f");
     if (!decode_addresses(r, lanes, tag, m)) return false;
-    if (!bulk_lanes_ok(r.address(0), r.address(1), r.address(2)))
+    if (m == kBulkMask && !bulk_lanes_ok(r.address(0), r.address(1), r.address(2)))
       return fail("a bulk-copy (tma_ld/tma_st) record whose addresses or byte count are not multiples of 16, or whose count is not 16 to 1 MiB");
+    if (m == kTensorRowMask && !tensor_row_lanes_ok(r.address(0), r.address(1), r.address(2), r.address(3)))
+      return fail("a tensor-copy row (tma_ld/tma_st, mask f) whose addresses are not multiples of 16, whose count is over 1 MiB, or whose lane 3 is not 0 or 1");
     return true;
   }
   return decode_addresses(r, lanes, tag, m);
@@ -237,7 +239,8 @@ bool RecordDecoder::decode_addresses(PackedAccess& r, std::uint64_t* lanes, unsi
   const std::uint64_t base = last_base + static_cast<std::uint64_t>(unzigzag(v));
   last_base = base;
   r.base = base;
-  const std::uint64_t align_bits = r.size - 1u;
+  // A bulk copy's lanes are a descriptor (its caller checks them), not addresses of r.size bytes.
+  const std::uint64_t align_bits = is_bulk(r.op) ? 0u : r.size - 1u;
   if (mode == AddrMode::Stride) {
     if (!get_varint(p_, end_, v)) return fail("bad stride");
     r.stride = unzigzag(v);

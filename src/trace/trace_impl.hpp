@@ -34,7 +34,8 @@ void check_kernel(const KernelInfo& k, std::uint32_t id);
 // Readers and writers refuse a record with an active lane whose address is
 // not a multiple of the access size: the GPU faults on such an access
 // (CUDA's "misaligned address"), so no traced kernel makes one.
-// first_misaligned_lane: the lowest such lane, or -1.
+// first_misaligned_lane: the lowest such lane, or -1 (always for a bulk copy's descriptor, whose byte count
+// and flags are no addresses: bulk_record_ok checks it).
 int first_misaligned_lane(const WarpAccess& rec);
 std::string misaligned_lane_message(int lane, std::uint64_t address, unsigned size);
 

@@ -136,6 +136,8 @@ TEST(TextTrace, ByteOrderMarkAtTheStart) {
 }
 
 TEST(TextTrace, ErrorsNameLineAndColumn) {
+  const std::string bulk_rule = std::string("t.txt:3:1: ") + kBulkRecordRule;
+  const char* const kBulkRule = bulk_rule.c_str();
   const BadText cases[] = {
       {"wstrace 2\n", "t.txt:1:9: unsupported text trace version 2 (this warpscope reads version 1)"},
       {"", "t.txt:1:1: not a warpscope trace: the file is empty (a text trace starts with 'wstrace 1', a native "
@@ -169,17 +171,20 @@ TEST(TextTrace, ErrorsNameLineAndColumn) {
        "operator ca or cg, cg of 16 bytes only (e.g. 'global ldgsts 16 cg')"},
       // A bulk copy's descriptor (types.hpp Op::BulkLoad): mask 7, counts of 16 to 1 MiB, multiples of 16.
       {"wstrace 1\nkernel 0\nrec global tma_ld 16 addr=0+16\n",
-       "t.txt:3:1: tma_ld / tma_st (cp.async.bulk) records are 'global tma_ld 16' with mask=7: lane 0 the global address, "
-       "lane 1 the shared address, lane 2 the byte count, all multiples of 16, the count from 16 to 1 MiB"},
+       kBulkRule},
       {"wstrace 1\nkernel 0\nrec global tma_st 16 mask=7 addr=0,16,0,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
-       "t.txt:3:1: tma_ld / tma_st (cp.async.bulk) records are 'global tma_ld 16' with mask=7: lane 0 the global address, "
-       "lane 1 the shared address, lane 2 the byte count, all multiples of 16, the count from 16 to 1 MiB"},
+       kBulkRule},
       {"wstrace 1\nkernel 0\nrec shared tma_ld 16 mask=7 addr=0,16,32,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
-       "t.txt:3:1: tma_ld / tma_st (cp.async.bulk) records are 'global tma_ld 16' with mask=7: lane 0 the global address, "
-       "lane 1 the shared address, lane 2 the byte count, all multiples of 16, the count from 16 to 1 MiB"},
+       kBulkRule},
       {"wstrace 1\nkernel 0\nrec global tma_ld 16 mask=7 addr=0,16,0x200000,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
-       "t.txt:3:1: tma_ld / tma_st (cp.async.bulk) records are 'global tma_ld 16' with mask=7: lane 0 the global address, "
-       "lane 1 the shared address, lane 2 the byte count, all multiples of 16, the count from 16 to 1 MiB"},
+       kBulkRule},
+      // A tensor copy's row (mask f): any count to 1 MiB, addresses multiples of 16, lane 3 0 or 1.
+      {"wstrace 1\nkernel 0\nrec global tma_ld 16 mask=f addr=8,16,4,0,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
+       kBulkRule},
+      {"wstrace 1\nkernel 0\nrec global tma_ld 16 mask=f addr=0,16,4,2,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
+       kBulkRule},
+      {"wstrace 1\nkernel 0\nrec global tma_st 16 mask=3 addr=0,16,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
+       kBulkRule},
       {"wstrace 1\nkernel 0\nrec global load 3 addr=0\n", "t.txt:3:17: expected a size of 1, 2, 4, 8 or 16 bytes, "
                                                          "found 3"},
       {"wstrace 1\nkernel 0\nrec global ld 4 cg extra addr=0\n",

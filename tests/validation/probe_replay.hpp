@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ptx/ptx_test_support.hpp"
+#include "ptx/tensor_map.hpp"
 #include "trace/trace_test_util.hpp"
 #include "tracer/demangle.hpp"
 #include "warpscope/ptx.hpp"
@@ -28,6 +29,8 @@ struct ProbeReplay {
   // run.txt's names of launches whose script line names the kernel otherwise ("memcpy_barrier16" for
   // "memcpy_barrier<true>": the name a probe's main() printed).
   std::map<std::string, std::string> aliases;
+  // run.txt's names are the kernel and then what the launch does ("tload2d A 32x32 x0"): its first word names it.
+  bool label_first_word = false;
 
   // `dir`: validation/<app> (PTX and script).
   ProbeReplay(const std::string& dir, const std::string& app)
@@ -66,12 +69,27 @@ struct ProbeReplay {
       if (kind == "kernel") {
         ASSERT_LT(launches, script.launches.size());
         const PtxLaunch& l = script.launches[launches++];
-        const std::string name = aliases.count(label) ? aliases.at(label) : label;
+        const std::string word = label_first_word ? label.substr(0, label.find(' ')) : label;
+        const std::string name = aliases.count(word) ? aliases.at(word) : word;
         ASSERT_EQ(l.kernel, name) << "launch " << launches;
         kernel = label;
         args.clear();
-        for (const auto& a : l.args) args.push_back(address.count(a) ? address.at(a) : std::stoull(a, nullptr, 0));
-        run.launch(mangled.at(name), l.grid, l.block, args, 1u << 26);
+        const std::string& k = mangled.at(name);
+        for (std::size_t i = 0; i < l.args.size(); ++i) {
+          const std::string& a = l.args[i];
+          if (a.rfind("tmap(", 0) == 0) {  // a CUtensorMap by value (ptx/tensor_map.hpp)
+            const auto map = ptx::encode_tensor_map(ptx::parse_tensor_map(a, [&](std::string_view b) -> std::optional<std::uint64_t> {
+              if (const auto it = address.find(std::string(b)); it != address.end()) return it->second;
+              return std::nullopt;
+            }));
+            run.set_param(k, i, map.data(), map.size());
+            args.push_back(0);
+            continue;
+          }
+          args.push_back(address.count(a) ? address.at(a) : std::stoull(a, nullptr, 0));
+          run.set_param(k, i, &args.back(), 8);
+        }
+        run.launch_with(k, l.grid, l.block, 1u << 26);
       } else {
         line(kind, label, ls, kernel, args);
       }
