@@ -424,15 +424,17 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
     }
     return total;
   }
-  // A tensor copy's rows after its first are the same instruction (types.hpp kTensorRowMask).
-  const bool instruction = !continues_tensor_copy(rec);
+  // A tensor copy's rows after its first are the same instruction; a load's row out of bounds above dimension
+  // 0 costs the TMA its sectors and L2 nothing (types.hpp kTensorRowMask; validation/h100/tensor_probe).
+  const bool instruction = !continues_tensor_copy(rec), to_l2 = !tensor_row_outside(rec);
   memory::Delta d;
   d.kind = load ? Kind::BulkLd : Kind::BulkSt;
   d.l1.instructions = instruction ? 1 : 0;
   d.l1.bytes_needed = bytes;
   rules::for_each_bulk_request(global, shared, bytes, !load, [&](const rules::BulkRequest& r) {
-    d.l1.requests += 1;
     d.l1.sectors += static_cast<std::uint64_t>(r.sectors.count());
+    if (!to_l2) return;
+    d.l1.requests += 1;
     if (load) l2port.bulk_read(r.line, r.sectors, d);
     else l2port.write(r.line, r.bytes, false, d);
   });

@@ -5,12 +5,14 @@
 // What the H100 does (validation/h100/tensor_probe, docs/VALIDATION.md "Tensor copies"):
 //  - the box lies in shared memory densely, dimension 0 innermost, each 16-byte chunk moved by the map's swizzle
 //    (tensor_map.hpp swizzled());
-//  - elements out of bounds read as 0 (or NaN) and are not written;
+//  - elements out of bounds read as 0 (or NaN) and are not written; a load still reads a row's global bytes out of
+//    bounds in dimension 0 (L2 sees them) and counts a row out of bounds above it in its sectors, mostly without
+//    reading it;
 //  - a box whose first element in dimension 0 is not 16-byte aligned, or a shared address that is not a multiple
 //    of 128, stops the kernel (illegal instruction, misaligned address): errors here.
-// Records: one per row of the box (the elements of dimension 0 at one index of the others) with bytes in bounds,
-// the row's bytes in bounds as a bulk copy of its own (types.hpp kTensorRowMask); the first record is the
-// instruction. A box wholly out of bounds is one record of no bytes.
+// Records: one per row of the box (the elements of dimension 0 at one index of the others), as a bulk copy of its
+// own (types.hpp kTensorRowMask): a load's every row whole, where it would lie in or out of bounds, a store's rows
+// with bytes in bounds, those bytes only. The first record is the instruction.
 #include <algorithm>
 
 #include "ptx/interpreter_impl.hpp"
@@ -22,13 +24,13 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
   const bool to_shared = in.space == StateSpace::Shared;
   const Operand& map_op = in.operands[to_shared ? 1 : 0];
   const Operand& shared_op = in.operands[to_shared ? 0 : 1];
-  const auto record = [&](std::uint64_t global, std::uint64_t shared, std::uint64_t bytes, bool later) {
+  const auto record = [&](std::uint64_t global, std::uint64_t shared, std::uint64_t bytes, std::uint64_t flags) {
     WarpAccess a = bulk_record(c, w, f, pc, to_shared);
     a.active = LaneMask(kTensorRowMask);
     a.addr[0] = global;
     a.addr[1] = shared;
     a.addr[2] = bytes;
-    a.addr[3] = later ? 1 : 0;
+    a.addr[3] = flags;
     out->push_back(a);
   };
   for (std::uint32_t bits = exec; bits; bits &= bits - 1) {
@@ -69,13 +71,14 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
     std::array<std::uint32_t, kMaxTensorRank> k{};  // the row's index in dimensions 1.. of the box
     bool first = true;
     for (std::uint64_t r = 0; r < rows; ++r) {
-      bool inside = lo < hi;
-      std::uint64_t row_base = map->base;
+      bool row_inside = true;            // the row's index in dimensions 1.. is in bounds
+      std::uint64_t row_base = map->base;  // where element 0 of the row would be, in bounds or not
       for (unsigned i = 1; i < rank; ++i) {
         const std::int64_t g = co[i] + static_cast<std::int64_t>(k[i]) * map->estride[i];
-        if (g < 0 || g >= static_cast<std::int64_t>(map->dims[i])) inside = false;
-        else row_base += static_cast<std::uint64_t>(g) * map->strides[i];
+        if (g < 0 || g >= static_cast<std::int64_t>(map->dims[i])) row_inside = false;
+        row_base += static_cast<std::uint64_t>(g) * map->strides[i];
       }
+      const bool inside = row_inside && lo < hi;
       const std::uint64_t srow = sh + r * row_bytes;
       std::uint8_t* global = nullptr;  // the row's first byte in bounds
       const std::uint64_t g_lo = row_base + static_cast<std::uint64_t>(lo) * elem, g_bytes = inside ? static_cast<std::uint64_t>(hi - lo) * elem : 0;
@@ -103,8 +106,14 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
           std::memcpy(s, &v, elem);
         }
       }
-      if (inside) {
-        record(g_lo, srow + static_cast<std::uint64_t>(lo - co[0]) * elem, g_bytes, !first);
+      if (to_shared) {
+        // The TMA reads the whole row, out of bounds in dimension 0 too, and counts a row out of bounds above it
+        // without reading it (validation/h100/tensor_probe: the "right", "left" and "top" boxes).
+        record(row_base + static_cast<std::uint64_t>(co[0]) * elem, srow, row_bytes,
+               (first ? 0 : kTensorRowLater) | (row_inside ? 0 : kTensorRowOutside));
+        first = false;
+      } else if (inside) {  // a store writes the bytes in bounds only
+        record(g_lo, srow + static_cast<std::uint64_t>(lo - co[0]) * elem, g_bytes, first ? 0 : kTensorRowLater);
         first = false;
       }
       for (unsigned i = 1; i < rank; ++i) {  // next row
@@ -112,7 +121,7 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
         k[i] = 0;
       }
     }
-    if (first) record(map->base, sh, 0, false);  // nothing in bounds: the instruction still executed
+    if (first) record(map->base, sh, 0, 0);  // a store with nothing in bounds: the instruction still executed
     if (to_shared) complete_tx(c, w, f, in, l, in.operands[2], box_bytes);
   }
 }
