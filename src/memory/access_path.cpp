@@ -431,13 +431,16 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
   d.kind = load ? Kind::BulkLd : Kind::BulkSt;
   d.l1.instructions = instruction ? 1 : 0;
   d.l1.bytes_needed = bytes;
-  rules::for_each_bulk_request(global, shared, bytes, !load, [&](const rules::BulkRequest& r) {
-    d.l1.sectors += static_cast<std::uint64_t>(r.sectors.count());
-    if (!to_l2) return;
-    d.l1.requests += 1;
-    if (load) l2port.bulk_read(r.line, r.sectors, d);
-    else l2port.write(r.line, r.bytes, false, d);
-  });
+  if (to_l2) {
+    rules::for_each_bulk_request(global, shared, bytes, !load, [&](const rules::BulkRequest& r) {
+      d.l1.sectors += static_cast<std::uint64_t>(r.sectors.count());
+      d.l1.requests += 1;
+      if (load) l2port.bulk_read(r.line, r.sectors, d);
+      else l2port.write(r.line, r.bytes, false, d);
+    });
+  } else {
+    d.l1.sectors += rules::unread_row_sectors(shared, bytes);
+  }
   d.l1.transactions = d.l1.requests;
   d.l1.bytes_moved = d.l1.sectors * 32;
   InstructionCounts c;

@@ -27,16 +27,35 @@ struct BulkRequest {
   LineBytes bytes;         // a write's bytes within the line
 };
 
+// Calls f(offset, length) for each piece of a copy of `bytes` bytes whose shared side starts at `shared`: the
+// pieces end where the shared side crosses 128 bytes.
+template <class F>
+void for_each_bulk_piece(std::uint64_t shared, std::uint64_t bytes, F&& f) {
+  constexpr std::uint64_t kPiece = 128;
+  for (std::uint64_t at = 0; at < bytes;) {
+    const std::uint64_t to_boundary = kPiece - (shared + at) % kPiece;  // the shared block's end
+    const std::uint64_t length = to_boundary < bytes - at ? to_boundary : bytes - at;
+    f(at, length);
+    at += length;
+  }
+}
+
+// The sectors the TMA counts for a tensor load's row out of bounds above dimension 0, which it does not read:
+// each piece's bytes in 32-byte sectors, wherever the row would lie (validation/h100/tma_kernels: stencil5's
+// halo rows of 160 B above and below the grid count 5 sectors, where their addresses would touch 7).
+inline std::uint64_t unread_row_sectors(std::uint64_t shared, std::uint64_t bytes) {
+  std::uint64_t sectors = 0;
+  for_each_bulk_piece(shared, bytes, [&](std::uint64_t, std::uint64_t length) { sectors += (length + 31) / 32; });
+  return sectors;
+}
+
 // Calls f(const BulkRequest&) for each L2 request of a bulk read (`write` false) or write of `bytes` bytes
 // at global address `address` whose shared side is at `shared`, in order.
 template <class F>
 void for_each_bulk_request(std::uint64_t address, std::uint64_t shared, std::uint64_t bytes, bool write, F&& f) {
-  constexpr std::uint64_t kPiece = 128, kLine = 128, kSector = 32;
-  const std::uint64_t end = address + bytes;
-  for (std::uint64_t a = address, next = 0; a < end; a = next) {
-    const std::uint64_t to_boundary = kPiece - (shared + (a - address)) % kPiece;  // the shared block's end
-    next = a + to_boundary < end ? a + to_boundary : end;
-    const std::uint64_t b = next;
+  constexpr std::uint64_t kLine = 128, kSector = 32;
+  for_each_bulk_piece(shared, bytes, [&](std::uint64_t offset, std::uint64_t length) {
+    const std::uint64_t a = address + offset, b = a + length;
     for (std::uint64_t line = a / kLine; line <= (b - 1) / kLine; ++line) {
       const std::uint64_t lo = a > line * kLine ? a : line * kLine, hi = b < (line + 1) * kLine ? b : (line + 1) * kLine;
       BulkRequest whole{line, {}, {}};
@@ -57,7 +76,7 @@ void for_each_bulk_request(std::uint64_t address, std::uint64_t shared, std::uin
       }
       if (whole.sectors.any()) f(whole);
     }
-  }
+  });
 }
 
 }  // namespace warpscope::rules
