@@ -14,6 +14,7 @@
 #include <string>
 
 #include "probe_replay.hpp"
+#include "validate/ncu_csv.hpp"
 #include "test_support.hpp"
 #include "warpscope/validate.hpp"
 
@@ -54,6 +55,50 @@ TEST(H100TensorProbe, CountersFromPtxMatchNsightCompute) {
             std::make_pair(2048.0, 2048.0));
 }
 
+// How many of the counters predicted before the H100 ran (validation/<app>/predicted.txt: launch index, label,
+// counter, value) the hardware gave, out of how many; the index is the launch's place in the report.
+std::pair<std::size_t, std::size_t> predictions_held(const ValidationReport& r, const std::string& predicted) {
+  std::istringstream in(read_bytes(predicted));
+  std::size_t held = 0, made = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    std::size_t index = 0;
+    std::string label, counter;
+    double value = 0;
+    ls >> index >> label >> counter >> value;
+    if (index >= r.kernels.size()) {
+      ADD_FAILURE() << line;
+      continue;
+    }
+    ++made;
+    for (const auto& c : r.kernels[index].counters)
+      if (c.counter == counter && c.hardware == value) ++held;
+  }
+  return {held, made};
+}
+
+TEST(H100TensorProbe, WhatThePredictionGotRightAndWrong) {
+  ValidateOptions o;
+  o.ptx_dir = kRoot + "tensor_probe";
+  const ValidationReport r = validate_directory(kRoot + "h100/tensor_probe", db(), o);
+  EXPECT_EQ(predictions_held(r, kRoot + "tensor_probe/predicted.txt"), std::make_pair(std::size_t{135}, std::size_t{146}));
+  // The boxes out of bounds in dimension 0 read their bytes out of bounds too: 64 KB of DRAM, 32 KB in bounds.
+  EXPECT_EQ(hardware_and_model(r, "tload2d#15", "dram__bytes_read.sum").first, 65280.0);
+  EXPECT_EQ(hardware_and_model(r, "tload2d#15", "lts__t_requests_srcunit_tex_op_read.sum"), std::make_pair(960.0, 1024.0));
+  EXPECT_EQ(hardware_and_model(r, "tload2d#16", "lts__t_requests_srcunit_tex_op_read.sum"), std::make_pair(968.0, 1024.0));
+  // Half the rows out of bounds above dimension 0: little reaches L2, and the model sends it nothing.
+  EXPECT_EQ(hardware_and_model(r, "tload2d#17", "lts__t_requests_srcunit_tex_op_read.sum"), std::make_pair(348.0, 256.0));
+  EXPECT_EQ(hardware_and_model(r, "tload2d#17", "dram__bytes_read.sum").first, 37120.0);
+  // The L2 merging split sectors of 64 x 16 boxes 16 B into a line.
+  EXPECT_EQ(hardware_and_model(r, "tload2d#9", "lts__t_requests_srcunit_tex_op_read.sum"), std::make_pair(1387.0, 1536.0));
+  EXPECT_EQ(hardware_and_model(r, "tload2d#9", "lts__t_sectors_srcunit_tex_op_read.sum"), std::make_pair(2437.0, 2560.0));
+  // L2 promotion (not modelled): 1,536 of 2,560 sectors hit, 135 KB from DRAM.
+  EXPECT_EQ(hardware_and_model(r, "tload2d#25", "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"), std::make_pair(1536.0, 512.0));
+  EXPECT_EQ(hardware_and_model(r, "tload2d#25", "dram__bytes_read.sum").first, 134912.0);
+  EXPECT_EQ(summarize(r).exact, 1870u);
+}
+
 // What the copies moved, through the interpreter: the H100's 33 checksums.
 TEST(H100TensorProbe, InterpreterMovesWhatTheH100Moved) {
   ProbeReplay p(kRoot + "tensor_probe", "tensor_probe");
@@ -92,6 +137,11 @@ TEST(H100TmaKernels, CountersFromPtxMatchNsightCompute) {
   EXPECT_EQ(s.exact_matched, s.exact);
   EXPECT_EQ(hardware_and_model(r, "stencil5", "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum"),
             std::make_pair(60864.0, 60864.0));
+  EXPECT_EQ(predictions_held(r, kRoot + "tma_kernels/predicted.txt"), std::make_pair(std::size_t{27}, std::size_t{42}));
+  EXPECT_EQ(s.exact, 214u);
+  EXPECT_EQ(hardware_and_model(r, "stencil5", "lts__t_requests_srcunit_tex_op_read.sum"), std::make_pair(42157.0, 47696.0));
+  EXPECT_EQ(hardware_and_model(r, "stencil5", "lts__t_sectors_srcunit_tex_op_read.sum"), std::make_pair(55233.0, 60704.0));
+  EXPECT_EQ(hardware_and_model(r, "stencil5", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), std::make_pair(45941.0, 40960.0));
   // The swizzle takes the column reads from 32 wavefronts to 4: the model's counts are the SASS-level ones.
   for (const auto& [label, wavefronts] : {std::pair<std::string, double>{"transpose#1", 1048576.0}, {"transpose#2", 131072.0}}) {
     const auto [hardware, model] = hardware_and_model(r, label, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
@@ -99,6 +149,27 @@ TEST(H100TmaKernels, CountersFromPtxMatchNsightCompute) {
     EXPECT_GT(hardware, model) << label;  // the contention the known entries name
     EXPECT_LT(hardware, model * 1.25) << label;
   }
+}
+
+// The second run's SASS-level shared wavefronts (sass_shared.ncu.csv): the model's counts, where the data stage's
+// (l1tex__data_pipe_*) add the TMA's contention and move between runs.
+TEST(H100TmaKernels, SassLevelSharedWavefrontsAreTheModels) {
+  const validate::NcuReport sass = validate::read_ncu_csv(kRoot + "h100/tma_kernels/sass_shared.ncu.csv");
+  ValidateOptions o;
+  o.ptx_dir = kRoot + "tma_kernels";
+  const ValidationReport r = validate_directory(kRoot + "h100/tma_kernels", db(), o);
+  ASSERT_EQ(sass.launches.size(), r.kernels.size());  // fill, stencil5, transpose<false>, transpose<true>
+  for (std::size_t i = 1; i < r.kernels.size(); ++i)
+    for (const char* op : {"ld", "st"}) {
+      const std::string sass_name = fmt::format("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{}.sum", op);
+      const std::string stage_name = fmt::format("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{}.sum", op);
+      const auto [hardware, model] = hardware_and_model(r, r.kernels[i].label, stage_name);
+      EXPECT_EQ(sass.launches[i].number(sass_name), model) << r.kernels[i].label << " " << op;
+      EXPECT_GT(sass.launches[i].number(stage_name).value_or(0), model) << r.kernels[i].label << " " << op;
+      EXPECT_GT(hardware, model) << r.kernels[i].label << " " << op;
+    }
+  // The data stage's count moved between the two runs: stencil5's LDS 45,941, then 43,814.
+  EXPECT_EQ(sass.launches[1].number("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), 43814.0);
 }
 
 TEST(H100TmaKernels, InterpreterComputesWhatTheH100Computed) {
