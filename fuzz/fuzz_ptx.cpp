@@ -12,6 +12,8 @@
 
 #include "ptx/interpreter.hpp"
 #include "ptx/parser.hpp"
+#include "ptx/tensor_map.hpp"
+#include "warpscope/warp_access.hpp"
 
 namespace {
 
@@ -20,6 +22,11 @@ using namespace warpscope;
 void check(const WarpAccess& a, const ptx::DeviceMemory& memory) {
   if (a.active.none()) std::abort();
   if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8 && a.size != 16) std::abort();
+  // A bulk or tensor copy's lanes are a descriptor (a tensor load's rows may lie out of bounds on purpose).
+  if (is_bulk(a.op)) {
+    if (!bulk_record_ok(a)) std::abort();
+    return;
+  }
   if (a.space != Space::Global) return;
   // The interpreter checks every global access against the buffers before it records it.
   for (int l = 0; l < 32; ++l) {
@@ -58,6 +65,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t i = 0; i < fn.params.size(); ++i) {
       const auto& v = module.symbols[static_cast<std::size_t>(fn.params[i])];
       std::uint64_t value = 3;
+      if (v.size == ptx::kTensorMapBytes) {  // a CUtensorMap: 64 x 64 floats, 16 x 16 boxes, swizzled
+        const std::uint64_t base = state.memory.allocate("t" + std::to_string(state.memory.allocations().size()), 64 * 64 * 4);
+        const auto map = ptx::encode_tensor_map(ptx::parse_tensor_map(
+            "tmap(t, f32, (64, 64), (16, 16), swizzle=64B)", [&](std::string_view) { return std::optional<std::uint64_t>(base); }));
+        std::memcpy(p.params.data() + v.offset, map.data(), map.size());
+        continue;
+      }
       if (v.size == 8) value = state.memory.allocate("b" + std::to_string(state.memory.allocations().size()), 4096);
       std::memcpy(p.params.data() + v.offset, &value, std::min<std::size_t>(8, v.size));
     }
