@@ -405,8 +405,9 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
   const std::uint64_t global = bulk_global(rec), shared = bulk_shared(rec), bytes = bulk_bytes(rec);
   if (arch.cc_major < 9) {
     // No TMA: the copy as one warp would make it, 16 bytes a lane, 512 bytes an instruction pair (a tensor row's
-    // last bytes, fewer than 16, as one more lane).
+    // last bytes, fewer than 16, as one more lane; a row out of bounds, which a warp would not read, as nothing).
     InstructionCounts total;
+    if (tensor_row_outside(rec)) return total;
     for (std::uint64_t done = 0; done < bytes; done += 32 * 16) {
       WarpAccess g = rec, s = rec;
       g.op = load ? Op::Load : Op::Store;

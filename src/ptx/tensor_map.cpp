@@ -75,6 +75,7 @@ TensorMap parse_tensor_map(std::string_view text, const std::function<std::optio
       fail(fmt::format("{} '{}': expected (N, ...)", what, t));
     }
     std::vector<std::uint64_t> v;
+    if (trim(t.substr(1, t.size() - 2)).empty()) return v;  // (): no dimension
     for (auto x : split(t.substr(1, t.size() - 2))) {
       const auto n = parse_u64(x);
       if (!n) fail(fmt::format("{} '{}': '{}' is not a number", what, t, x));

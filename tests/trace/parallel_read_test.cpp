@@ -56,19 +56,6 @@ std::pair<TraceContent, std::string> read_with(const std::string& bytes, int thr
   return {c, error};
 }
 
-void expect_same_records(const std::vector<WarpAccess>& got, const std::vector<WarpAccess>& want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    EXPECT_EQ(got[i].pc, want[i].pc) << i;
-    EXPECT_EQ(got[i].kernel, want[i].kernel) << i;
-    EXPECT_EQ(got[i].cta, want[i].cta) << i;
-    EXPECT_EQ(got[i].warp, want[i].warp) << i;
-    EXPECT_EQ(got[i].op, want[i].op) << i;
-    EXPECT_EQ(got[i].active, want[i].active) << i;
-    EXPECT_EQ(got[i].addr, want[i].addr) << i;
-  }
-}
-
 std::string write_trace_bytes(const char* name, const std::vector<WarpAccess>& records, std::uint32_t per_chunk) {
   TraceWriteOptions o;
   o.records_per_chunk = per_chunk;

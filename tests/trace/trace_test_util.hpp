@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "trace/native_format.hpp"
 #include "warpscope/trace.hpp"
 
@@ -116,6 +118,24 @@ inline std::string with_blocks_after_kernel(std::string trace, const std::string
   const std::size_t chunk = next_block(trace, 8);
   trace.insert(after_chunk ? next_block(trace, chunk) : chunk, blocks);
   return trace;
+}
+
+// Every field of every record equal, in order.
+inline void expect_same_records(const std::vector<WarpAccess>& got, const std::vector<WarpAccess>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got[i].pc, want[i].pc) << i;
+    EXPECT_EQ(got[i].kernel, want[i].kernel) << i;
+    EXPECT_EQ(got[i].cta, want[i].cta) << i;
+    EXPECT_EQ(got[i].warp, want[i].warp) << i;
+    EXPECT_EQ(got[i].sm, want[i].sm) << i;
+    EXPECT_EQ(got[i].space, want[i].space) << i;
+    EXPECT_EQ(got[i].op, want[i].op) << i;
+    EXPECT_EQ(got[i].size, want[i].size) << i;
+    EXPECT_EQ(got[i].cache, want[i].cache) << i;
+    EXPECT_EQ(got[i].active, want[i].active) << i;
+    EXPECT_EQ(got[i].addr, want[i].addr) << i;
+  }
 }
 
 }  // namespace warpscope::test
