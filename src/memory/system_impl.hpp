@@ -50,7 +50,8 @@ void merge(Delta& into, const Delta& part);
 // L2's answer, so these can run later, in record order, on the L2 thread:
 // memory/l2_thread.hpp).
 struct L2Op {
-  enum class Type : std::uint8_t { Read, Write, Atomic, Reduction, BulkRead };  // BulkRead: past the coalescer
+  // BulkRead: past the coalescer; BulkReadLine: the same, a miss filling its whole line (a tensor map's L2 promotion)
+  enum class Type : std::uint8_t { Read, Write, Atomic, Reduction, BulkRead, BulkReadLine };
   Type type = Type::Read;
   bool evict_first = false;
   SectorMask sectors;  // Read, Atomic, Reduction
@@ -94,7 +95,9 @@ struct MemorySystem::Impl {
     Impl& m;
     static constexpr bool kPrefetch = true;  // hint the L2 sets a scattered record will look up
     void read(std::uint64_t line, SectorMask s, bool ef, memory::Delta& d) { m.l2_read(line, s, ef, d); }
-    void bulk_read(std::uint64_t line, SectorMask s, memory::Delta& d) { m.l2_read(line, s, false, d, false); }
+    void bulk_read(std::uint64_t line, SectorMask s, bool whole_line, memory::Delta& d) {
+      m.l2_read(line, s, false, d, false, whole_line);
+    }
     void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta& d) { m.l2_write(line, b, ef, d); }
     void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta& d) {
       m.l2_atomic(line, s, b, reduction, d);
@@ -165,7 +168,9 @@ struct MemorySystem::Impl {
   void run_l2_op(const memory::L2Op& op, memory::Delta& d);
 
   // coalesce: offer the read to the request coalescer first (every SM-side read but the TMA's).
-  void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d, bool coalesce = true);
+  // coalesce: through the request coalescer; fill_line: a miss fetches the whole line, not its sector group.
+  void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d, bool coalesce = true,
+               bool fill_line = false);
   void l2_atomic(std::uint64_t line, SectorMask sectors, const LineBytes& bytes, bool reduction, memory::Delta& d);
   void l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, memory::Delta& d);
   void l2_evicted(const Eviction& e, memory::Delta& d) const;  // DRAM traffic of a line leaving L2

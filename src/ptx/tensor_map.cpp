@@ -162,7 +162,7 @@ TensorMap parse_tensor_map(std::string_view text, const std::function<std::optio
     } else if (key == "l2promo") {
       if (value != "none" && value != "64B" && value != "128B" && value != "256B")
         return fail(fmt::format("l2promo '{}' (none, 64B, 128B or 256B)", value));
-      m.l2_promotion = value != "none";
+      m.l2_promotion = value == "none" ? 0 : value == "64B" ? 64 : value == "128B" ? 128 : 256;
     } else if (key == "interleave") {
       if (value != "none") return fail("interleaved layouts are not run (interleave=none)");
     } else {
@@ -189,7 +189,7 @@ std::array<std::uint8_t, kTensorMapBytes> encode_tensor_map(const TensorMap& m) 
   b[8] = static_cast<std::uint8_t>(m.rank);
   b[9] = static_cast<std::uint8_t>(type);
   b[10] = static_cast<std::uint8_t>(m.swizzle / 16);
-  b[11] = static_cast<std::uint8_t>((m.oob_nan ? 1 : 0) | (m.l2_promotion ? 2 : 0));
+  b[11] = static_cast<std::uint8_t>((m.oob_nan ? 1 : 0) | (m.l2_promotion / 64) << 1);  // 0, 1, 2 or 4 in bits 1-3
   std::memcpy(b.data() + 16, &m.base, 8);
   for (unsigned i = 0; i < kMaxTensorRank; ++i) {
     const auto dim = static_cast<std::uint32_t>(m.dims[i] - (i < m.rank ? 1 : 0));  // 2^32 fits as 2^32 - 1
@@ -212,7 +212,8 @@ std::optional<TensorMap> decode_tensor_map(const std::uint8_t* p) {
   m.elem = kTypes[p[9]].bytes;
   m.swizzle = 16u * p[10];
   m.oob_nan = (p[11] & 1) != 0;
-  m.l2_promotion = (p[11] & 2) != 0;
+  m.l2_promotion = 64u * ((p[11] >> 1) & 7u);
+  if (m.l2_promotion != 0 && m.l2_promotion != 64 && m.l2_promotion != 128 && m.l2_promotion != 256) return std::nullopt;
   if (m.swizzle != 0 && m.swizzle != 32 && m.swizzle != 64 && m.swizzle != 128) return std::nullopt;
   std::memcpy(&m.base, p + 16, 8);
   for (unsigned i = 0; i < kMaxTensorRank; ++i) {

@@ -29,7 +29,10 @@ struct TensorMap {
   std::array<std::uint32_t, kMaxTensorRank> estride{};  // element strides: every estride-th index of the box
   unsigned swizzle = 0;         // 0, 32, 64 or 128 bytes
   bool oob_nan = false;         // out-of-bounds elements of a load read NaN, not 0 (floating-point types)
-  bool l2_promotion = false;    // an L2 promotion was asked for (no count changes: not modelled)
+  unsigned l2_promotion = 0;    // bytes an L2 miss of a load fetches at least: 0 (none), 64, 128 or 256
+  // Whether a load's L2 misses fill whole lines: a promotion of 128 bytes or more (validation/h100/tensor_probe
+  // measured 128; 256 is taken as the same, not measured; 64 is the H100's sector group anyway).
+  bool promotes_lines() const { return l2_promotion >= 128; }
 
   // Elements of the box that a copy moves along dimension i, and its bytes in shared memory.
   std::uint32_t moved(unsigned i) const { return (box[i] + estride[i] - 1) / estride[i]; }

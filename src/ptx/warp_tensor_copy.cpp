@@ -110,7 +110,8 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
         // The TMA reads the whole row, out of bounds in dimension 0 too, and counts a row out of bounds above it
         // without reading it (validation/h100/tensor_probe: the "right", "left" and "top" boxes).
         record(row_base + static_cast<std::uint64_t>(co[0]) * elem, srow, row_bytes,
-               (first ? 0 : kTensorRowLater) | (row_inside ? 0 : kTensorRowOutside));
+               (first ? 0 : kTensorRowLater) | (row_inside ? 0 : kTensorRowOutside) |
+                   (map->promotes_lines() ? kTensorRowPromoted : 0));
         first = false;
       } else if (inside) {  // a store writes the bytes in bounds only
         record(g_lo, srow + static_cast<std::uint64_t>(lo - co[0]) * elem, g_bytes, first ? 0 : kTensorRowLater);

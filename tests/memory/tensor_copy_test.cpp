@@ -189,6 +189,25 @@ TEST(TensorCopyMemory, ARowOutsideCountsItsPiecesBytesNotItsAddressesSectors) {
   EXPECT_EQ(in.sectors, 7u);
 }
 
+// A tensor map's L2 promotion of 128 B (flag 4): a read miss fills the whole line. A 128-byte row 16 B into a line
+// asks for sector 0 of line A in part, sectors 1-3 of A, and sector 0 of line B in part (5 sectors, 3 requests).
+// Promoted: A's first request misses and fetches all of A, so sectors 1-3 hit; B's misses and fetches all of B:
+// 3 of 5 hit, 256 bytes from DRAM (tensor_probe's "promo128": 1,536 of 2,560 hit, 60%). Not promoted, the H100's
+// 64-byte groups: A's sector 0 fetches sectors 0-1, so sector 1 hits and 2-3 miss (fetching 2-3), B's sector 0
+// fetches 0-1: 1 of 5 hits, 192 bytes (tensor_probe's "x4": 512 of 2,560, 20%).
+TEST(TensorCopyMemory, PromotedRowsFillWholeLinesInL2) {
+  auto promoted = memory("sm_90");
+  promoted->access(tensor_row(Op::BulkLoad, kSrc + 16, 0, 128, kTensorRowPromoted), 0);
+  EXPECT_EQ(metric(*promoted, "sm_90", "l2.read_sectors"), 5);
+  EXPECT_EQ(metric(*promoted, "sm_90", "l2.read_sector_hits"), 3);
+  EXPECT_EQ(metric(*promoted, "sm_90", "dram.read_bytes"), 256);
+  auto plain = memory("sm_90");
+  plain->access(tensor_row(Op::BulkLoad, kSrc + 16, 0, 128, 0), 0);
+  EXPECT_EQ(metric(*plain, "sm_90", "l2.read_sectors"), 5);
+  EXPECT_EQ(metric(*plain, "sm_90", "l2.read_sector_hits"), 1);
+  EXPECT_EQ(metric(*plain, "sm_90", "dram.read_bytes"), 192);
+}
+
 // Before 9.0 there is no TMA: a row counts as the 16-byte loads and stores one warp would make of it, and a row
 // out of bounds, which a warp would not read, as nothing. 128 bytes: 8 lanes of 16 B, one line, 4 sectors.
 TEST(TensorCopyMemory, BeforeHopperARowOutsideMovesNothing) {

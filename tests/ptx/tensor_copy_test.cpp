@@ -251,6 +251,21 @@ TEST(PtxTensorCopy, ABoxPartlyOutOfBoundsReadsZerosAndRecordsWholeRows) {
     expect_row(l.rows, r, Op::BulkLoad, l.a + (14 + r) * 256 + 224, l.tile_at + 64 * r, 64, flags[r]);
 }
 
+// A map with l2promo=128B marks every row of a load with flag 4 (an L2 miss fills the whole line); 64B, the
+// H100's own sector group, does not.
+TEST(PtxTensorCopy, L2PromotionOf128BytesMarksTheRows) {
+  LoadRun l;
+  l.load("tmap(a, f32, (64, 16), (16, 4), l2promo=128B)", 56, 14, 0, 0, 256);
+  ASSERT_EQ(l.rows.size(), 4u);
+  const std::uint64_t flags[] = {4, 5, 7, 7};
+  for (std::uint64_t r = 0; r < 4; ++r) {
+    expect_row(l.rows, r, Op::BulkLoad, l.a + (14 + r) * 256 + 224, l.tile_at + 64 * r, 64, flags[r]);
+    EXPECT_TRUE(tensor_row_promoted(l.rows[r])) << r;
+  }
+  l.load("tmap(a, f32, (64, 16), (16, 4), l2promo=64B)", 16, 2, 0, 0, 256);
+  for (const WarpAccess& x : l.rows) EXPECT_FALSE(tensor_row_promoted(x));
+}
+
 // The same box with oob=nan: the elements out of bounds read as the float NaN 0x7fffffff.
 TEST(PtxTensorCopy, NanFillPutsNansWhereZerosWere) {
   LoadRun l;

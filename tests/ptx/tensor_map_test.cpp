@@ -56,7 +56,7 @@ TEST(TensorMap, DenseStridesComeFromTheDimensions) {
   EXPECT_EQ(m.estride[2], 1u);
   EXPECT_EQ(m.swizzle, 0u);
   EXPECT_FALSE(m.oob_nan);
-  EXPECT_FALSE(m.l2_promotion);
+  EXPECT_EQ(m.l2_promotion, 0u);
   EXPECT_EQ(m.box_bytes(), 4u * 32 * 16 * 2);  // 4096
 }
 
@@ -97,8 +97,12 @@ TEST(TensorMap, FillPromotionAndInterleaveKeys) {
   for (const char* type : {"f16", "bf16", "f32", "f64", "f32ftz", "tf32", "tf32ftz"})
     EXPECT_TRUE(parse(std::string("tmap(a, ") + type + ", (256, 4), (16, 4), oob=nan)").oob_nan) << type;
   EXPECT_FALSE(parse("tmap(a, f32, (256, 4), (16, 4), oob=zero)").oob_nan);
-  EXPECT_TRUE(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=128B)").l2_promotion);
-  EXPECT_FALSE(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=none)").l2_promotion);
+  EXPECT_EQ(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=128B)").l2_promotion, 128u);
+  EXPECT_EQ(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=64B)").l2_promotion, 64u);
+  EXPECT_EQ(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=256B)").l2_promotion, 256u);
+  EXPECT_EQ(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=none)").l2_promotion, 0u);
+  EXPECT_TRUE(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=128B)").promotes_lines());
+  EXPECT_FALSE(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=64B)").promotes_lines());
   EXPECT_EQ(parse("tmap(a, f32, (256, 4), (16, 4), interleave=none)").rank, 2u);
 }
 
@@ -216,7 +220,7 @@ TEST(TensorMap, EncodeThenDecodeGivesBackEveryField) {
   m.estride = {1, 8, 2, 3, 4};
   m.swizzle = 128;
   m.oob_nan = true;
-  m.l2_promotion = true;
+  m.l2_promotion = 256;
   const auto bytes = ptx::encode_tensor_map(m);
   const auto back = ptx::decode_tensor_map(bytes.data());
   ASSERT_TRUE(back.has_value());

@@ -1,6 +1,6 @@
 // Tensor-copy rows in traces (types.hpp kTensorRowMask; docs/TRACE_FORMAT.md "Tensor copies"): a tma_ld / tma_st
 // record with mask f whose lanes are the row's global address, shared address, byte count (any, up to 1 MiB) and
-// flags (1: a row after the copy's first, 2: a load's row out of bounds above dimension 0). Both formats give back
+// flags (1: a row after the copy's first, 2: a load's row out of bounds above dimension 0, 4: promoted). Both formats give back
 // every field; both writers refuse a row that cannot be one.
 #include <gtest/gtest.h>
 
@@ -39,6 +39,9 @@ std::vector<WarpAccess> rows_and_neighbours() {
   // A load whose first row is above the tensor (flag 2 alone), its global address below the tensor's start.
   out.push_back(tensor_row(Op::BulkLoad, 0x110, kG - 528, 0x800, 64, 2));
   out.push_back(tensor_row(Op::BulkLoad, 0x110, kG - 272, 0x840, 64, 3));
+  // Rows of a map with L2 promotion (flag 4), the second also out of bounds (4 | 2 | 1).
+  out.push_back(tensor_row(Op::BulkLoad, 0x118, kG + 0x2000, 0x900, 128, 4));
+  out.push_back(tensor_row(Op::BulkLoad, 0x118, kG + 0x3000, 0x980, 128, 7));
   // A store clipped to 14 floats (56 bytes) and to one float (4 bytes): counts that are no multiple of 16.
   out.push_back(tensor_row(Op::BulkStore, 0x120, kG + 0x3c0, 0x1000, 56, 0));
   out.push_back(tensor_row(Op::BulkStore, 0x120, kG + 0x4c0, 0x1040, 4, 1));
@@ -77,21 +80,28 @@ TEST_P(TensorRowTrace, RowsComeBackWithEveryFlagAndCount) {
   const TraceContent got = read_all(p);
   expect_same_records(got.records, records);
   EXPECT_EQ(got.summary.records, records.size());
-  // What the rows say once read: rows 0, 4, 6 and 8-11 are executions, rows 2-5 and 12 outside.
+  // What the rows say once read: rows 0, 4, 6, 8 and 10-13 are executions, rows 2-5, 7 and 14 outside, rows 6 and
+  // 7 promoted.
   EXPECT_TRUE(counts_execution(got.records[0]));
   EXPECT_FALSE(counts_execution(got.records[1]));
   EXPECT_FALSE(tensor_row_outside(got.records[1]));
   EXPECT_TRUE(tensor_row_outside(got.records[2]));
   EXPECT_TRUE(counts_execution(got.records[4]));
   EXPECT_TRUE(tensor_row_outside(got.records[4]));
-  EXPECT_EQ(bulk_bytes(got.records[6]), 56u);
-  EXPECT_EQ(bulk_bytes(got.records[7]), 4u);
-  EXPECT_TRUE(is_tensor_row(got.records[8]));
-  EXPECT_FALSE(is_tensor_row(got.records[13]));  // the mask-7 copy
-  for (std::size_t i = 0; i < 13; ++i) EXPECT_TRUE(bulk_record_ok(got.records[i])) << i;
+  EXPECT_TRUE(tensor_row_promoted(got.records[6]));
+  EXPECT_FALSE(tensor_row_outside(got.records[6]));
+  EXPECT_TRUE(tensor_row_promoted(got.records[7]));
+  EXPECT_TRUE(tensor_row_outside(got.records[7]));
+  EXPECT_FALSE(counts_execution(got.records[7]));
+  EXPECT_FALSE(tensor_row_promoted(got.records[0]));
+  EXPECT_EQ(bulk_bytes(got.records[8]), 56u);
+  EXPECT_EQ(bulk_bytes(got.records[9]), 4u);
+  EXPECT_TRUE(is_tensor_row(got.records[10]));
+  EXPECT_FALSE(is_tensor_row(got.records[15]));  // the mask-7 copy
+  for (std::size_t i = 0; i < 15; ++i) EXPECT_TRUE(bulk_record_ok(got.records[i])) << i;
 }
 
-// Neither writer takes a row that cannot be one: flags above 3, addresses that are no multiple of 16, a count over
+// Neither writer takes a row that cannot be one: flags above 7, addresses that are no multiple of 16, a count over
 // 1 MiB, a record that is not 16 bytes global, five lanes. The message names the record and the rule.
 TEST_P(TensorRowTrace, WritersRefuseRowsThatCannotBeOne) {
   const auto p = path("bad_tensor_row");
@@ -99,7 +109,7 @@ TEST_P(TensorRowTrace, WritersRefuseRowsThatCannotBeOne) {
   const WarpAccess good = tensor_row(Op::BulkLoad, 0x100, 0x7f0000000010ull, 0x400, 56, 1);
   write_all(p, GetParam(), kernels, {good});  // the row itself is fine
   std::vector<WarpAccess> bad;
-  for (std::uint64_t flags : {4u, 5u, 7u, 8u}) {
+  for (std::uint64_t flags : {8u, 9u, 15u, 16u}) {
     WarpAccess r = good;
     r.addr[3] = flags;
     bad.push_back(r);
