@@ -181,15 +181,20 @@ std::string access_figure(const WarpAccess& w, const std::vector<const ArchSpec*
   if (is_bulk(w.op)) {
     // A descriptor, not lanes (types.hpp): picture the start of the block as 16-byte pieces.
     WarpAccess start = w;
-    const std::uint64_t chunks = std::min<std::uint64_t>(kWarpSize, bulk_bytes(w) / 16);
+    // A tensor row's last chunk may be partial (a store cut at the tensor's end).
+    const std::uint64_t chunks = std::min<std::uint64_t>(kWarpSize, (bulk_bytes(w) + 15) / 16);
     start.active = LaneMask(chunks >= 32 ? 0xffffffffu : (1u << chunks) - 1u);
     for (unsigned l = 0; l < chunks; ++l) start.addr[l] = bulk_global(w) + 16 * std::uint64_t{l};
+    const std::string what = is_tensor_row(w) ? fmt::format("the first row ({} bytes{}) of a tensor copy, which has a "
+                                                            "record a row of its box,", bulk_bytes(w),
+                                                            tensor_row_outside(w) ? ", out of bounds: not read" : "")
+                                              : fmt::format("a bulk copy of {} bytes", bulk_bytes(w));
     return "<figure>\n" + svg_line_picture(start, 128, 32) +
-           fmt::format("<figcaption>The global side of a bulk copy of {} bytes{}, a row per 128-byte line: the TMA "
-                       "reads or writes it in pieces that end where its shared side crosses 128 bytes, so where those "
-                       "ends fall inside a sector it costs that sector twice (rules/bulk_copy.hpp). The lane numbers "
-                       "are its 16-byte chunks.</figcaption>\n</figure>\n",
-                       bulk_bytes(w), bulk_bytes(w) > 512 ? " (its first 512 bytes)" : "");
+           fmt::format("<figcaption>The global side of {}{}, a row per 128-byte line: the TMA reads or writes it in "
+                       "pieces that end where its shared side crosses 128 bytes, so where those ends fall inside a "
+                       "sector it costs that sector twice (rules/bulk_copy.hpp). The lane numbers are its 16-byte "
+                       "chunks.</figcaption>\n</figure>\n",
+                       what, bulk_bytes(w) > 512 ? " (its first 512 bytes)" : "");
   }
   if (w.space == Space::Shared) {
     // One picture per bank geometry (16 banks on 1.x, 32 since).

@@ -174,6 +174,26 @@ TEST(AccessFigure, LocalAccessesAtTheirInterleavedAddresses) {
   EXPECT_EQ(html_problem(report::html_page("t", fig)), "");
 }
 
+// A tensor copy's first row (types.hpp kTensorRowMask) is named as one: 56 bytes 16 into a line are four 16-byte
+// chunks, the last in part, drawn on one line.
+TEST(AccessFigure, TensorRowsAreNamedAsTheFirstRowOfACopy) {
+  WarpAccess w;
+  w.space = Space::Global;
+  w.op = Op::BulkStore;
+  w.size = 16;
+  w.active = LaneMask(kTensorRowMask);
+  w.addr[0] = 0x7f0000000010;
+  w.addr[1] = 0x400;
+  w.addr[2] = 56;
+  const std::string fig = report::access_figure(w, {&arch("sm_90")});
+  EXPECT_NE(fig.find("the first row (56 bytes) of a tensor copy"), std::string::npos) << fig;
+  EXPECT_EQ(occurrences(fig, "class=\"lines-picture\""), 1u);
+  EXPECT_EQ(html_problem(report::html_page("t", fig)), "");
+  w.op = Op::BulkLoad;
+  w.addr[3] = kTensorRowOutside;
+  EXPECT_NE(report::access_figure(w, {&arch("sm_90")}).find("out of bounds: not read"), std::string::npos);
+}
+
 TEST(SvgCharts, BarsScaleWithinTheirGroup) {
   report::BarGroup hits{"L1 hit rate", 100, {{"sm_35", 50, "50%", 0}, {"sm_90", 100, "100%", 1}}};
   report::BarGroup bytes{"DRAM bytes", 0, {{"sm_35", 4096, "4096 B", 0}, {"sm_90", 1024, "1024 B", 1}}};
