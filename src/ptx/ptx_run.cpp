@@ -50,7 +50,9 @@ std::string signature(const Module& m, const Function& f) {
   std::vector<std::string> params;
   for (auto s : f.params) {
     const auto& v = m.symbols[static_cast<std::size_t>(s)];
-    params.push_back(v.type == Type::B8 && v.size != 1 ? fmt::format("b8[{}]", v.size) : std::string(type_name(v.type)));
+    params.push_back(v.type == Type::B8 && v.size == ptx::kTensorMapBytes ? std::string("b8[128]: tmap(...)")
+                     : v.type == Type::B8 && v.size != 1                  ? fmt::format("b8[{}]", v.size)
+                                                                          : std::string(type_name(v.type)));
   }
   const std::string user = short_name(f.name);
   return fmt::format("{}({}){}", user, fmt::join(params, ", "), user == f.name ? "" : fmt::format("  [{}]", f.name));
@@ -134,6 +136,9 @@ void pack_argument(const Module& m, const Function& k, std::size_t index, const 
     }
   }
   // A small struct by value (a __half2, a char4) takes its bytes as one integer, little endian.
+  if (v.type == Type::B8 && v.size == ptx::kTensorMapBytes)
+    throw InputError(fmt::format("{}: a 128-byte parameter is a CUtensorMap: give it as tmap(BUFFER, TYPE, (DIMS), (BOX)[, ...]) "
+                                 "(docs/PTX.md \"Tensor maps\")", where));
   if (v.type == Type::B8 && v.size > 8)
     throw InputError(fmt::format("{}: parameters passed by value as {} bytes (structs over 8 bytes) are not supported", where, v.size));
   std::uint64_t bits = 0;
