@@ -161,6 +161,7 @@ void store(const char* label, void* base, const Map& m, cuuint32_t bx, cuuint32_
 
 }  // namespace
 
+#ifndef TENSOR_PROBE_NO_MAIN  // validation/kernels/tensor_promo reuses the kernels and load() with a main of its own
 int main() {
   CK(cudaSetDevice(0));
   CK(cudaEventCreate(&g_e0));
@@ -229,3 +230,4 @@ int main() {
   store("C 64x32 x0 sw128", w, kC, 64, 32, CU_TENSOR_MAP_SWIZZLE_128B, 0, 0, 0, 32);
   return 0;
 }
+#endif
