@@ -53,12 +53,13 @@ inline constexpr std::uint64_t kMaxBulkBytes = std::uint64_t{1} << 20;
 // shared address before any swizzle, and lane 3 flags: kTensorRowLater on every record but the copy's first
 // (which is the instruction), kTensorRowOutside on a load's row whose index in a dimension above 0 is out of
 // bounds (the TMA counts its sectors and sends nothing to L2), kTensorRowPromoted on a load's row whose tensor
-// map asks an L2 promotion of 128 bytes or more (an L2 miss fills the whole line). A load's row spans the whole box row, out of
+// map asks an L2 promotion of 128 bytes or more (an L2 miss fills the whole line), with kTensorRowPromotedPair too
+// for 256 bytes (the miss fills the 256-byte pair of lines). A load's row spans the whole box row, out of
 // bounds in dimension 0 or not (the TMA reads it all); a store's row only the bytes in bounds, and a store row
 // wholly out of bounds has no record (a store with none in bounds: one record of 0 bytes). A row's addresses
 // are multiples of 16, its count at most kMaxBulkBytes (docs/TRACE_FORMAT.md "Tensor copies";
 // validation/h100/tensor_probe).
-inline constexpr std::uint64_t kTensorRowLater = 1, kTensorRowOutside = 2, kTensorRowPromoted = 4;
+inline constexpr std::uint64_t kTensorRowLater = 1, kTensorRowOutside = 2, kTensorRowPromoted = 4, kTensorRowPromotedPair = 8;
 inline constexpr std::uint32_t kBulkMask = 0x7u, kTensorRowMask = 0xfu;
 // What a bulk-copy record's fixed fields must be; its lanes are checked by bulk_record_ok (trace readers).
 inline constexpr bool bulk_fields_ok(Space space, unsigned size, CacheOp cache, std::uint32_t mask) {
@@ -68,7 +69,8 @@ inline constexpr bool bulk_lanes_ok(std::uint64_t global, std::uint64_t shared, 
   return global % 16 == 0 && shared % 16 == 0 && bytes % 16 == 0 && bytes >= 16 && bytes <= kMaxBulkBytes;
 }
 inline constexpr bool tensor_row_lanes_ok(std::uint64_t global, std::uint64_t shared, std::uint64_t bytes, std::uint64_t flags) {
-  return global % 16 == 0 && shared % 16 == 0 && bytes <= kMaxBulkBytes && flags <= (kTensorRowLater | kTensorRowOutside | kTensorRowPromoted);
+  return global % 16 == 0 && shared % 16 == 0 && bytes <= kMaxBulkBytes && flags <= (kTensorRowLater | kTensorRowOutside | kTensorRowPromoted | kTensorRowPromotedPair) &&
+         ((flags & kTensorRowPromotedPair) == 0 || (flags & kTensorRowPromoted) != 0);
 }
 // The lanes whose row addresses an ldmatrix / stmatrix of 1, 2 or 4 matrices reads: 8m..8m+7 for matrix m.
 inline constexpr std::uint32_t matrix_row_lanes(unsigned matrices) {

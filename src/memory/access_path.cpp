@@ -65,7 +65,7 @@ int MemorySystem::Impl::l2_home(std::uint64_t line) const {
 }
 
 void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, Delta& d, bool coalesce,
-                                 bool fill_line) {
+                                 L2Fill fill) {
   const auto n = static_cast<std::uint64_t>(sectors.count());
   const auto bytes = static_cast<std::uint64_t>(h.dram_sector_bytes);
   if (l2.empty()) {
@@ -83,21 +83,35 @@ void MemorySystem::Impl::l2_read(std::uint64_t line, SectorMask sectors, bool ev
   // of the group is promoted (memory/l2_partitions.hpp).
   ReadOptions o;
   o.evict_first = evict_first;
-  o.group_fill = h.l2.fill_sectors > 1 && !fill_line;
-  o.fill_line = fill_line;
+  o.group_fill = h.l2.fill_sectors > 1 && fill == L2Fill::Group;
+  o.fill_line = fill != L2Fill::Group;
   const ReadResult r = l2[static_cast<std::size_t>(l2_partition)].read(LineAddr{line}, sectors, o);
   d.l2r_req += 1;
   d.l2r_sec += sent;
   d.l2r_hit += static_cast<std::uint64_t>(r.hit.count());
   l2_evicted(r.evicted, d);
   if (r.fetch.none()) return;
+  l2_fetch(line, r.fetch, o, d);
+  if (fill != L2Fill::Pair) return;
+  // A 256-byte promotion also fills the other line of the pair, with no request of this SM's to count: the H100
+  // reads both lines from DRAM (tensor_promo: rows of 128 and 64 B on a line read twice and four times their
+  // bytes) and counts an extra 4-sector L2 request for about half of them, which this does not model.
+  const std::uint64_t partner = line ^ 1;
+  const SectorMask all(static_cast<std::uint8_t>((1u << l2[0].sectors_per_line()) - 1u));
+  const ReadResult p = l2[static_cast<std::size_t>(l2_partition)].read(LineAddr{partner}, all, o);
+  l2_evicted(p.evicted, d);
+  if (p.fetch.any()) l2_fetch(partner, p.fetch, o, d);
+}
+
+void MemorySystem::Impl::l2_fetch(std::uint64_t line, SectorMask fetch, const ReadOptions& o, Delta& d) {
+  const auto bytes = static_cast<std::uint64_t>(h.dram_sector_bytes);
   const int home = l2_home(line);
   if (home == l2_partition) {
-    d.dram_r += static_cast<std::uint64_t>(r.fetch.count()) * bytes;
+    d.dram_r += static_cast<std::uint64_t>(fetch.count()) * bytes;
     return;
   }
   // Over the fabric from the home partition: DRAM only where it misses too.
-  const ReadResult f = l2[static_cast<std::size_t>(home)].read(LineAddr{line}, r.fetch, o);
+  const ReadResult f = l2[static_cast<std::size_t>(home)].read(LineAddr{line}, fetch, o);
   d.dram_r += static_cast<std::uint64_t>(f.fetch.count()) * bytes;
   l2_evicted(f.evicted, d);
 }
@@ -430,9 +444,11 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
   // A tensor copy's rows after its first are the same instruction; a load's row out of bounds above dimension
   // 0 costs the TMA its sectors and L2 nothing (types.hpp kTensorRowMask; validation/h100/tensor_probe).
   const bool instruction = !continues_tensor_copy(rec), to_l2 = !tensor_row_outside(rec);
-  // A tensor map's L2 promotion of 128 bytes or more: a read miss fills its whole line (tensor_probe's
-  // "promo128": 60% of the sectors hit where 20% do without it).
-  const bool whole_line = tensor_row_promoted(rec);
+  // A tensor map's L2 promotion: of 128 bytes, a read miss fills its whole line (tensor_probe's "promo128": 60% of
+  // the sectors hit where 20% do without it); of 256, its pair of lines (validation/h100/tensor_promo).
+  const L2Fill fill = !tensor_row_promoted(rec)      ? L2Fill::Group
+                      : tensor_row_promoted_pair(rec) ? L2Fill::Pair
+                                                      : L2Fill::Line;
   memory::Delta d;
   d.kind = load ? Kind::BulkLd : Kind::BulkSt;
   d.l1.instructions = instruction ? 1 : 0;
@@ -441,7 +457,7 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
     rules::for_each_bulk_request(global, shared, bytes, !load, [&](const rules::BulkRequest& r) {
       d.l1.sectors += static_cast<std::uint64_t>(r.sectors.count());
       d.l1.requests += 1;
-      if (load) l2port.bulk_read(r.line, r.sectors, whole_line, d);
+      if (load) l2port.bulk_read(r.line, r.sectors, fill, d);
       else l2port.write(r.line, r.bytes, false, d);
     });
   } else {
@@ -507,7 +523,8 @@ void MemorySystem::Impl::run_l2_op(const memory::L2Op& op, Delta& d) {
   switch (op.type) {
     case memory::L2Op::Type::Read: l2_read(op.line, op.sectors, op.evict_first, d); break;
     case memory::L2Op::Type::BulkRead: l2_read(op.line, op.sectors, false, d, false); break;
-    case memory::L2Op::Type::BulkReadLine: l2_read(op.line, op.sectors, false, d, false, true); break;
+    case memory::L2Op::Type::BulkReadLine: l2_read(op.line, op.sectors, false, d, false, L2Fill::Line); break;
+    case memory::L2Op::Type::BulkReadPair: l2_read(op.line, op.sectors, false, d, false, L2Fill::Pair); break;
     case memory::L2Op::Type::Write: l2_write(op.line, op.bytes, op.evict_first, d); break;
     case memory::L2Op::Type::Atomic: l2_atomic(op.line, op.sectors, op.bytes, false, d); break;
     case memory::L2Op::Type::Reduction: l2_atomic(op.line, op.sectors, op.bytes, true, d); break;

@@ -151,9 +151,11 @@ struct MemorySystem::Impl::RingL2 {
   void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta&) {
     t.push({{memory::L2Op::Type::Write, ef, {}, line, b}, round, sm, false, pc});
   }
-  void bulk_read(std::uint64_t line, SectorMask s, bool whole_line, memory::Delta&) {
-    t.push({{whole_line ? memory::L2Op::Type::BulkReadLine : memory::L2Op::Type::BulkRead, false, s, line, {}}, round, sm,
-             false, pc});
+  void bulk_read(std::uint64_t line, SectorMask s, Impl::L2Fill fill, memory::Delta&) {
+    const auto type = fill == Impl::L2Fill::Pair   ? memory::L2Op::Type::BulkReadPair
+                      : fill == Impl::L2Fill::Line ? memory::L2Op::Type::BulkReadLine
+                                                   : memory::L2Op::Type::BulkRead;
+    t.push({{type, false, s, line, {}}, round, sm, false, pc});
   }
   void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta&) {
     t.push({{reduction ? memory::L2Op::Type::Reduction : memory::L2Op::Type::Atomic, false, s, line, b}, round, sm,

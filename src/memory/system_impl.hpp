@@ -50,8 +50,9 @@ void merge(Delta& into, const Delta& part);
 // L2's answer, so these can run later, in record order, on the L2 thread:
 // memory/l2_thread.hpp).
 struct L2Op {
-  // BulkRead: past the coalescer; BulkReadLine: the same, a miss filling its whole line (a tensor map's L2 promotion)
-  enum class Type : std::uint8_t { Read, Write, Atomic, Reduction, BulkRead, BulkReadLine };
+  // BulkRead: past the coalescer; BulkReadLine / BulkReadPair: the same, a miss filling its whole line / its
+  // 256-byte pair of lines (a tensor map's L2 promotion of 128 / 256 bytes)
+  enum class Type : std::uint8_t { Read, Write, Atomic, Reduction, BulkRead, BulkReadLine, BulkReadPair };
   Type type = Type::Read;
   bool evict_first = false;
   SectorMask sectors;  // Read, Atomic, Reduction
@@ -62,6 +63,9 @@ struct L2Op {
 }  // namespace memory
 
 struct MemorySystem::Impl {
+  // What an L2 read miss fetches: its sector group (the generation's rule), its line, or the 256-byte pair of lines
+  // it is in (a tensor map's L2 promotion: validation/h100/tensor_promo).
+  enum class L2Fill : std::uint8_t { Group, Line, Pair };
   ArchSpec arch;
   MemoryConfig cfg;
   memory::Hierarchy h;
@@ -95,9 +99,7 @@ struct MemorySystem::Impl {
     Impl& m;
     static constexpr bool kPrefetch = true;  // hint the L2 sets a scattered record will look up
     void read(std::uint64_t line, SectorMask s, bool ef, memory::Delta& d) { m.l2_read(line, s, ef, d); }
-    void bulk_read(std::uint64_t line, SectorMask s, bool whole_line, memory::Delta& d) {
-      m.l2_read(line, s, false, d, false, whole_line);
-    }
+    void bulk_read(std::uint64_t line, SectorMask s, L2Fill fill, memory::Delta& d) { m.l2_read(line, s, false, d, false, fill); }
     void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta& d) { m.l2_write(line, b, ef, d); }
     void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta& d) {
       m.l2_atomic(line, s, b, reduction, d);
@@ -168,9 +170,11 @@ struct MemorySystem::Impl {
   void run_l2_op(const memory::L2Op& op, memory::Delta& d);
 
   // coalesce: offer the read to the request coalescer first (every SM-side read but the TMA's).
-  // coalesce: through the request coalescer; fill_line: a miss fetches the whole line, not its sector group.
+  // coalesce: through the request coalescer.
   void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d, bool coalesce = true,
-               bool fill_line = false);
+               L2Fill fill = L2Fill::Group);
+  // The sectors a read at this SM's partition missed, from the home partition or DRAM.
+  void l2_fetch(std::uint64_t line, SectorMask fetch, const ReadOptions& o, memory::Delta& d);
   void l2_atomic(std::uint64_t line, SectorMask sectors, const LineBytes& bytes, bool reduction, memory::Delta& d);
   void l2_write(std::uint64_t line, const LineBytes& bytes, bool evict_first, memory::Delta& d);
   void l2_evicted(const Eviction& e, memory::Delta& d) const;  // DRAM traffic of a line leaving L2

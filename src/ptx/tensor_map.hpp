@@ -30,9 +30,10 @@ struct TensorMap {
   unsigned swizzle = 0;         // 0, 32, 64 or 128 bytes
   bool oob_nan = false;         // out-of-bounds elements of a load read NaN, not 0 (floating-point types)
   unsigned l2_promotion = 0;    // bytes an L2 miss of a load fetches at least: 0 (none), 64, 128 or 256
-  // Whether a load's L2 misses fill whole lines: a promotion of 128 bytes or more (validation/h100/tensor_probe
-  // measured 128; 256 is taken as the same, not measured; 64 is the H100's sector group anyway).
+  // Whether a load's L2 misses fill whole lines (128 bytes or more), and pairs of lines (256); 64 is the H100's
+  // sector group anyway (validation/h100/tensor_promo).
   bool promotes_lines() const { return l2_promotion >= 128; }
+  bool promotes_pairs() const { return l2_promotion >= 256; }
 
   // Elements of the box that a copy moves along dimension i, and its bytes in shared memory.
   std::uint32_t moved(unsigned i) const { return (box[i] + estride[i] - 1) / estride[i]; }

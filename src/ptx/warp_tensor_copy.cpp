@@ -111,7 +111,7 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
         // without reading it (validation/h100/tensor_probe: the "right", "left" and "top" boxes).
         record(row_base + static_cast<std::uint64_t>(co[0]) * elem, srow, row_bytes,
                (first ? 0 : kTensorRowLater) | (row_inside ? 0 : kTensorRowOutside) |
-                   (map->promotes_lines() ? kTensorRowPromoted : 0));
+                   (map->promotes_lines() ? kTensorRowPromoted : 0) | (map->promotes_pairs() ? kTensorRowPromotedPair : 0));
         first = false;
       } else if (inside) {  // a store writes the bytes in bounds only
         record(g_lo, srow + static_cast<std::uint64_t>(lo - co[0]) * elem, g_bytes, first ? 0 : kTensorRowLater);

@@ -264,6 +264,13 @@ TEST(PtxTensorCopy, L2PromotionOf128BytesMarksTheRows) {
   }
   l.load("tmap(a, f32, (64, 16), (16, 4), l2promo=64B)", 16, 2, 0, 0, 256);
   for (const WarpAccess& x : l.rows) EXPECT_FALSE(tensor_row_promoted(x));
+  // 256B: flag 8 as well (8 | 4 = 12, 13 on the rows after the first).
+  l.load("tmap(a, f32, (64, 16), (16, 4), l2promo=256B)", 16, 2, 0, 0, 256);
+  ASSERT_EQ(l.rows.size(), 4u);
+  for (std::uint64_t r = 0; r < 4; ++r) {
+    EXPECT_EQ(l.rows[r].addr[3], r == 0 ? 12u : 13u) << r;
+    EXPECT_TRUE(tensor_row_promoted_pair(l.rows[r])) << r;
+  }
 }
 
 // The same box with oob=nan: the elements out of bounds read as the float NaN 0x7fffffff.

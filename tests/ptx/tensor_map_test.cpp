@@ -103,6 +103,8 @@ TEST(TensorMap, FillPromotionAndInterleaveKeys) {
   EXPECT_EQ(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=none)").l2_promotion, 0u);
   EXPECT_TRUE(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=128B)").promotes_lines());
   EXPECT_FALSE(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=64B)").promotes_lines());
+  EXPECT_FALSE(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=128B)").promotes_pairs());
+  EXPECT_TRUE(parse("tmap(a, f32, (256, 4), (16, 4), l2promo=256B)").promotes_pairs());
   EXPECT_EQ(parse("tmap(a, f32, (256, 4), (16, 4), interleave=none)").rank, 2u);
 }
 

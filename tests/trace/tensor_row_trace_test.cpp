@@ -42,6 +42,7 @@ std::vector<WarpAccess> rows_and_neighbours() {
   // Rows of a map with L2 promotion (flag 4), the second also out of bounds (4 | 2 | 1).
   out.push_back(tensor_row(Op::BulkLoad, 0x118, kG + 0x2000, 0x900, 128, 4));
   out.push_back(tensor_row(Op::BulkLoad, 0x118, kG + 0x3000, 0x980, 128, 7));
+  out.push_back(tensor_row(Op::BulkLoad, 0x11c, kG + 0x4000, 0xa00, 128, 15));  // a 256-byte promotion (8 | 4)
   // A store clipped to 14 floats (56 bytes) and to one float (4 bytes): counts that are no multiple of 16.
   out.push_back(tensor_row(Op::BulkStore, 0x120, kG + 0x3c0, 0x1000, 56, 0));
   out.push_back(tensor_row(Op::BulkStore, 0x120, kG + 0x4c0, 0x1040, 4, 1));
@@ -80,8 +81,8 @@ TEST_P(TensorRowTrace, RowsComeBackWithEveryFlagAndCount) {
   const TraceContent got = read_all(p);
   expect_same_records(got.records, records);
   EXPECT_EQ(got.summary.records, records.size());
-  // What the rows say once read: rows 0, 4, 6, 8 and 10-13 are executions, rows 2-5, 7 and 14 outside, rows 6 and
-  // 7 promoted.
+  // What the rows say once read: rows 0, 4, 6, 8, 9 and 11-14 are executions, rows 2-5, 7 and 15 outside, rows 6-8
+  // promoted (8 to pairs of lines).
   EXPECT_TRUE(counts_execution(got.records[0]));
   EXPECT_FALSE(counts_execution(got.records[1]));
   EXPECT_FALSE(tensor_row_outside(got.records[1]));
@@ -94,14 +95,16 @@ TEST_P(TensorRowTrace, RowsComeBackWithEveryFlagAndCount) {
   EXPECT_TRUE(tensor_row_outside(got.records[7]));
   EXPECT_FALSE(counts_execution(got.records[7]));
   EXPECT_FALSE(tensor_row_promoted(got.records[0]));
-  EXPECT_EQ(bulk_bytes(got.records[8]), 56u);
-  EXPECT_EQ(bulk_bytes(got.records[9]), 4u);
-  EXPECT_TRUE(is_tensor_row(got.records[10]));
-  EXPECT_FALSE(is_tensor_row(got.records[15]));  // the mask-7 copy
-  for (std::size_t i = 0; i < 15; ++i) EXPECT_TRUE(bulk_record_ok(got.records[i])) << i;
+  EXPECT_TRUE(tensor_row_promoted_pair(got.records[8]));
+  EXPECT_FALSE(tensor_row_promoted_pair(got.records[7]));
+  EXPECT_EQ(bulk_bytes(got.records[9]), 56u);
+  EXPECT_EQ(bulk_bytes(got.records[10]), 4u);
+  EXPECT_TRUE(is_tensor_row(got.records[11]));
+  EXPECT_FALSE(is_tensor_row(got.records[16]));  // the mask-7 copy
+  for (std::size_t i = 0; i < 16; ++i) EXPECT_TRUE(bulk_record_ok(got.records[i])) << i;
 }
 
-// Neither writer takes a row that cannot be one: flags above 7, addresses that are no multiple of 16, a count over
+// Neither writer takes a row that cannot be one: flags above 15 or 8 without 4, addresses that are no multiple of 16, a count over
 // 1 MiB, a record that is not 16 bytes global, five lanes. The message names the record and the rule.
 TEST_P(TensorRowTrace, WritersRefuseRowsThatCannotBeOne) {
   const auto p = path("bad_tensor_row");
@@ -109,7 +112,7 @@ TEST_P(TensorRowTrace, WritersRefuseRowsThatCannotBeOne) {
   const WarpAccess good = tensor_row(Op::BulkLoad, 0x100, 0x7f0000000010ull, 0x400, 56, 1);
   write_all(p, GetParam(), kernels, {good});  // the row itself is fine
   std::vector<WarpAccess> bad;
-  for (std::uint64_t flags : {8u, 9u, 15u, 16u}) {
+  for (std::uint64_t flags : {8u, 9u, 16u, 17u}) {
     WarpAccess r = good;
     r.addr[3] = flags;
     bad.push_back(r);
