@@ -69,8 +69,9 @@ inline constexpr bool bulk_lanes_ok(std::uint64_t global, std::uint64_t shared, 
   return global % 16 == 0 && shared % 16 == 0 && bytes % 16 == 0 && bytes >= 16 && bytes <= kMaxBulkBytes;
 }
 inline constexpr bool tensor_row_lanes_ok(std::uint64_t global, std::uint64_t shared, std::uint64_t bytes, std::uint64_t flags) {
-  return global % 16 == 0 && shared % 16 == 0 && bytes <= kMaxBulkBytes && flags <= (kTensorRowLater | kTensorRowOutside | kTensorRowPromoted | kTensorRowPromotedPair) &&
-         ((flags & kTensorRowPromotedPair) == 0 || (flags & kTensorRowPromoted) != 0);
+  constexpr std::uint64_t kAll = kTensorRowLater | kTensorRowOutside | kTensorRowPromoted | kTensorRowPromotedPair;
+  const bool pair_alone = (flags & kTensorRowPromotedPair) != 0 && (flags & kTensorRowPromoted) == 0;
+  return global % 16 == 0 && shared % 16 == 0 && bytes <= kMaxBulkBytes && (flags & ~kAll) == 0 && !pair_alone;
 }
 // The lanes whose row addresses an ldmatrix / stmatrix of 1, 2 or 4 matrices reads: 8m..8m+7 for matrix m.
 inline constexpr std::uint32_t matrix_row_lanes(unsigned matrices) {

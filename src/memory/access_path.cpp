@@ -522,9 +522,7 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
 void MemorySystem::Impl::run_l2_op(const memory::L2Op& op, Delta& d) {
   switch (op.type) {
     case memory::L2Op::Type::Read: l2_read(op.line, op.sectors, op.evict_first, d); break;
-    case memory::L2Op::Type::BulkRead: l2_read(op.line, op.sectors, false, d, false); break;
-    case memory::L2Op::Type::BulkReadLine: l2_read(op.line, op.sectors, false, d, false, L2Fill::Line); break;
-    case memory::L2Op::Type::BulkReadPair: l2_read(op.line, op.sectors, false, d, false, L2Fill::Pair); break;
+    case memory::L2Op::Type::BulkRead: l2_read(op.line, op.sectors, false, d, false, op.fill); break;
     case memory::L2Op::Type::Write: l2_write(op.line, op.bytes, op.evict_first, d); break;
     case memory::L2Op::Type::Atomic: l2_atomic(op.line, op.sectors, op.bytes, false, d); break;
     case memory::L2Op::Type::Reduction: l2_atomic(op.line, op.sectors, op.bytes, true, d); break;

@@ -146,19 +146,16 @@ struct MemorySystem::Impl::RingL2 {
   static constexpr bool kPrefetch = false;  // the L2 thread owns the L2
   // The L2 thread counts these; the word access's counters `d` get nothing.
   void read(std::uint64_t line, SectorMask s, bool ef, memory::Delta&) {
-    t.push({{memory::L2Op::Type::Read, ef, s, line, {}}, round, sm, false, pc});
+    t.push({{memory::L2Op::Type::Read, ef, {}, s, line, {}}, round, sm, false, pc});
   }
   void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta&) {
-    t.push({{memory::L2Op::Type::Write, ef, {}, line, b}, round, sm, false, pc});
+    t.push({{memory::L2Op::Type::Write, ef, {}, {}, line, b}, round, sm, false, pc});
   }
-  void bulk_read(std::uint64_t line, SectorMask s, Impl::L2Fill fill, memory::Delta&) {
-    const auto type = fill == Impl::L2Fill::Pair   ? memory::L2Op::Type::BulkReadPair
-                      : fill == Impl::L2Fill::Line ? memory::L2Op::Type::BulkReadLine
-                                                   : memory::L2Op::Type::BulkRead;
-    t.push({{type, false, s, line, {}}, round, sm, false, pc});
+  void bulk_read(std::uint64_t line, SectorMask s, memory::L2Fill fill, memory::Delta&) {
+    t.push({{memory::L2Op::Type::BulkRead, false, fill, s, line, {}}, round, sm, false, pc});
   }
   void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta&) {
-    t.push({{reduction ? memory::L2Op::Type::Reduction : memory::L2Op::Type::Atomic, false, s, line, b}, round, sm,
+    t.push({{reduction ? memory::L2Op::Type::Reduction : memory::L2Op::Type::Atomic, false, {}, s, line, b}, round, sm,
             false, pc});
   }
 };

@@ -49,12 +49,15 @@ void merge(Delta& into, const Delta& part);
 // What the SM side of a record asks of the L2 (the L1 never depends on the
 // L2's answer, so these can run later, in record order, on the L2 thread:
 // memory/l2_thread.hpp).
+// What an L2 read miss fetches: its sector group (the generation's rule), its line, or the 256-byte pair of lines
+// it is in (a tensor map's L2 promotion: validation/h100/tensor_promo).
+enum class L2Fill : std::uint8_t { Group, Line, Pair };
+
 struct L2Op {
-  // BulkRead: past the coalescer; BulkReadLine / BulkReadPair: the same, a miss filling its whole line / its
-  // 256-byte pair of lines (a tensor map's L2 promotion of 128 / 256 bytes)
-  enum class Type : std::uint8_t { Read, Write, Atomic, Reduction, BulkRead, BulkReadLine, BulkReadPair };
+  enum class Type : std::uint8_t { Read, Write, Atomic, Reduction, BulkRead };  // BulkRead: past the coalescer
   Type type = Type::Read;
   bool evict_first = false;
+  L2Fill fill = L2Fill::Group;  // BulkRead
   SectorMask sectors;  // Read, Atomic, Reduction
   std::uint64_t line = 0;
   LineBytes bytes;     // Write, Atomic, Reduction
@@ -63,9 +66,7 @@ struct L2Op {
 }  // namespace memory
 
 struct MemorySystem::Impl {
-  // What an L2 read miss fetches: its sector group (the generation's rule), its line, or the 256-byte pair of lines
-  // it is in (a tensor map's L2 promotion: validation/h100/tensor_promo).
-  enum class L2Fill : std::uint8_t { Group, Line, Pair };
+  using L2Fill = memory::L2Fill;
   ArchSpec arch;
   MemoryConfig cfg;
   memory::Hierarchy h;
@@ -170,7 +171,6 @@ struct MemorySystem::Impl {
   void run_l2_op(const memory::L2Op& op, memory::Delta& d);
 
   // coalesce: offer the read to the request coalescer first (every SM-side read but the TMA's).
-  // coalesce: through the request coalescer.
   void l2_read(std::uint64_t line, SectorMask sectors, bool evict_first, memory::Delta& d, bool coalesce = true,
                L2Fill fill = L2Fill::Group);
   // The sectors a read at this SM's partition missed, from the home partition or DRAM.

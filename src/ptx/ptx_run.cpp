@@ -117,6 +117,12 @@ void pack_argument(const Module& m, const Function& k, std::size_t index, const 
                    std::vector<std::uint8_t>& out) {
   const auto& v = m.symbols[static_cast<std::size_t>(k.params[index])];
   const std::string where = fmt::format("kernel {} argument {} ('{}', a .{} parameter)", short_name(k.name), index + 1, arg, type_name(v.type));
+  // The argument's first n bytes into the parameter's place.
+  const auto place = [&](const void* bytes, std::size_t n) {
+    const std::size_t at = static_cast<std::size_t>(v.offset);
+    if (out.size() < at + v.size) out.resize(at + v.size, 0);
+    std::memcpy(out.data() + at, bytes, std::min<std::size_t>(n, v.size));
+  };
   // A tensor map (a CUtensorMap by value, docs/PTX.md "Tensor maps").
   if (std::string_view(arg).starts_with("tmap(")) {
     if (v.size != ptx::kTensorMapBytes)
@@ -127,9 +133,7 @@ void pack_argument(const Module& m, const Function& k, std::size_t index, const 
         return std::nullopt;
       });
       const auto bytes = ptx::encode_tensor_map(map);
-      const std::size_t at = static_cast<std::size_t>(v.offset);
-      if (out.size() < at + v.size) out.resize(at + v.size, 0);
-      std::memcpy(out.data() + at, bytes.data(), bytes.size());
+      place(bytes.data(), bytes.size());
       return;
     } catch (const InputError& e) {
       throw InputError(fmt::format("{}: {}", where, e.what()));
@@ -173,9 +177,7 @@ void pack_argument(const Module& m, const Function& k, std::size_t index, const 
     const bool fits = bytes >= 8 || (negative ? *n <= (1ull << (bytes * 8 - 1)) : *n < (1ull << (bytes * 8)));
     if (!fits) throw InputError(fmt::format("{}: does not fit in {} bytes", where, bytes));
   }
-  const std::size_t at = static_cast<std::size_t>(v.offset);
-  if (out.size() < at + v.size) out.resize(at + v.size, 0);
-  std::memcpy(out.data() + at, &bits, std::min<std::size_t>(8, v.size));
+  place(&bits, 8);
 }
 
 class PtxRunSource : public TraceSource {
