@@ -33,8 +33,11 @@ ARCH=sm_${CC:-90}
 cat "$S/environment.txt"
 cp "$ROOT/validation/h100/suite/tolerances.toml" "$S/"
 K="$ROOT/validation/kernels/$APP"
-( cd "$K" && "$NVCC" -O3 -arch="$ARCH" -lineinfo -o "$S/$APP.bin" $APP.cu && \
-  "$NVCC" -O3 -arch="$ARCH" -lineinfo -ptx -o "$S/$APP.ptx" $APP.cu ) || { echo "!! build failed"; exit 1; }
+# BIN_ARCH / PTX_ARCH: nvcc's target flags (wgmma_probe: BIN_ARCH="-gencode arch=compute_90a,code=sm_90a", since
+# -arch=sm_90a also builds compute_90 PTX, which cannot hold wgmma, and PTX_ARCH=-arch=sm_90a).
+# shellcheck disable=SC2086
+( cd "$K" && "$NVCC" -O3 ${BIN_ARCH:--arch=$ARCH} -lineinfo -o "$S/$APP.bin" $APP.cu && \
+  "$NVCC" -O3 ${PTX_ARCH:--arch=$ARCH} -lineinfo -ptx -o "$S/$APP.ptx" $APP.cu ) || { echo "!! build failed"; exit 1; }
 "$CUOBJDUMP" -sass "$S/$APP.bin" > "$S/$APP.sass" 2>&1
 "$S/$APP.bin" > "$S/run.txt" 2>&1 || { echo "!! $APP failed"; cat "$S/run.txt"; exit 1; }
 cat "$S/run.txt"

@@ -139,6 +139,10 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       e.pc = pc + 1;
       wmma_mma(w, f, in, exec);
       return;
+    case Opcode::Wgmma:
+      e.pc = pc + 1;
+      wgmma(c, w, f, in, exec);
+      return;
     case Opcode::Unsupported:
       fault(w, in, std::countr_zero(mask), "not supported by the interpreter");
     default:

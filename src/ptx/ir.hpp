@@ -19,13 +19,15 @@
 namespace warpscope::ptx {
 
 // PTX fundamental types (PTX ISA 5.2.2). Pred is a predicate register.
-enum class Type : std::uint8_t { None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64, Pred };
+enum class Type : std::uint8_t { None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64, Pred,
+  E4M3, E5M2,  // wgmma's 8-bit float elements (PTX ISA 5.2.5.1), not register types: kTypeNames leaves them out
+};
 
 // Pred: 1, None: 0
 inline int type_bytes(Type t) {
   switch (t) {
     case Type::None: return 0;
-    case Type::B8: case Type::U8: case Type::S8: case Type::Pred: return 1;
+    case Type::B8: case Type::U8: case Type::S8: case Type::Pred: case Type::E4M3: case Type::E5M2: return 1;
     case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: return 2;
     case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2: case Type::BF16x2: return 4;
     case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 8;
@@ -74,6 +76,7 @@ enum class Opcode : std::uint8_t {
   Elect,     // elect.sync d|p, membermask: the lowest active lane of membermask leads
   BulkCopy,  // cp.async.bulk: space Shared global -> shared (mbarrier complete_tx), Global shared -> global (bulk_group)
   TensorCopy,  // cp.async.bulk.tensor.{1-5}d .tile: as BulkCopy; vec: the rank; [map, {coordinates}] (Operand::count)
+  Wgmma,       // wgmma.mma_async: D (Instruction::fragment), A (descriptor or 4 registers), B descriptor, scale-d, ...
 };
 
 enum class SpecialReg : std::uint8_t {
@@ -144,7 +147,8 @@ struct Instruction {
   bool mbar_noinc = false;     // cp.async.mbarrier.arrive.noinc: the arrival counts against the expected count
   // mma.sync and wmma.mma: shape M x N x K; type: D (= C for mma.sync), type2: A, type3: B, type4: C (wmma.mma);
   // tf32: A and B are .tf32 (type2/3 F32). wmma.load/store: type: the elements, tf32 as above.
-  std::uint8_t mma_m = 0, mma_n = 0, mma_k = 0;
+  std::uint8_t mma_m = 0, mma_k = 0;
+  std::uint16_t mma_n = 0;  // wgmma: up to 256
   Type type3 = Type::None, type4 = Type::None;
   bool tf32 = false, satfinite = false;
   char wmma_use = 0;       // wmma.load: 'a', 'b' or 'c'; wmma.store: 'c' (the D fragment has C's layout)
@@ -157,6 +161,7 @@ struct Instruction {
   std::uint32_t ptx_line = 0;    // line in the PTX file
   std::int32_t loc_file = -1;    // .loc: source file index and line, -1 when none
   std::uint32_t loc_line = 0;
+  std::vector<std::int32_t> fragment;  // wgmma: D's registers (up to 128, more than an Operand holds)
   std::string text;            // the opcode as written, for errors ("tex.2d.v4.f32.f32")
   std::vector<Operand> operands;  // destination(s) first, as PTX writes them
 };

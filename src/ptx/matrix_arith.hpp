@@ -15,6 +15,18 @@ inline std::uint64_t element(std::uint64_t reg, int j, int bytes) {
   return (reg >> (j * bytes * 8)) & alu::width_mask(bytes);
 }
 
+// An 8-bit float (PTX ISA 5.2.5.1): .e4m3 (bias 7, no infinities, S.1111.111 NaN) or .e5m2 (bias 15, IEEE's
+// infinities and NaNs); both with subnormals.
+inline double fp8_value(std::uint8_t v, bool e4m3) {
+  const unsigned mbits = e4m3 ? 3 : 2, ebits = e4m3 ? 4 : 5, bias = e4m3 ? 7 : 15;
+  const unsigned m = v & ((1u << mbits) - 1), e = (v >> mbits) & ((1u << ebits) - 1);
+  const double sign = (v & 0x80u) ? -1.0 : 1.0;
+  if (e4m3 && e == 15 && m == 7) return std::nan("");
+  if (!e4m3 && e == 31) return m == 0 ? sign * HUGE_VAL : std::nan("");
+  if (e == 0) return sign * std::ldexp(m, 1 - static_cast<int>(bias) - static_cast<int>(mbits));
+  return sign * std::ldexp((1u << mbits) + m, static_cast<int>(e) - static_cast<int>(bias) - static_cast<int>(mbits));
+}
+
 // Element bits as a number: the A/B types (.f16, .bf16, .tf32 (an .f32 whose low 13 bits the tensor
 // cores ignore), .s8, .u8, .f64) and the C types (.f16, .f32, .s32, .f64).
 inline double number(std::uint64_t bits, Type t, bool tf32) {
@@ -26,6 +38,7 @@ inline double number(std::uint64_t bits, Type t, bool tf32) {
     case Type::S8: return static_cast<double>(alu::sext(bits, 1));
     case Type::U8: return static_cast<double>(bits & 0xffu);
     case Type::S32: return static_cast<double>(alu::sext(bits, 4));
+    case Type::E4M3: case Type::E5M2: return fp8_value(static_cast<std::uint8_t>(bits), t == Type::E4M3);
     default: return 0;
   }
 }

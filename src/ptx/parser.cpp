@@ -194,6 +194,7 @@ Type source_type(const Instruction& in, std::size_t i, int dests) {
     case Opcode::St: return in.type;
     case Opcode::WmmaLoad: case Opcode::WmmaStore: return Type::U32;  // the stride (the fragments are vectors)
     case Opcode::BulkCopy: return Type::U32;  // the byte count
+    case Opcode::Wgmma: return s <= 1 ? Type::B64 : s == 2 ? Type::Pred : Type::S32;  // descriptors, scale-d, imm-*
     case Opcode::Fns: return s == 2 ? Type::S32 : Type::U32;  // mask, base, then a signed offset
     case Opcode::Mbarrier:  // a state token is 64 bits; counts, transaction bytes and parities 32
       return (in.mbar == MbarOp::PendingCount || ((in.mbar == MbarOp::TestWait || in.mbar == MbarOp::TryWait) && !in.mbar_parity && s == 1))
@@ -703,6 +704,7 @@ class Parser {
           for (std::size_t j = 0; j < o.count; ++j)
             if (o.regs[j] >= 0) ++reads[ix(o.regs[j])];
       }
+      for (const std::int32_t r : in.fragment) ++reads[ix(r)];
       if (in.guard >= 0) ++reads[ix(in.guard)];
     }
     for (auto& in : f.code) {
@@ -821,6 +823,10 @@ class Parser {
     }
     if (parts[0] == "wmma") {
       decode_wmma(in, parts);
+      return;
+    }
+    if (parts[0] == "wgmma") {
+      decode_wgmma(in, parts);
       return;
     }
     auto it = table.find(parts[0]);
@@ -1115,10 +1121,10 @@ class Parser {
     int used = 0;
     const std::string shape(x);
     if (std::sscanf(shape.c_str(), "m%un%uk%u%n", &m, &n, &k, &used) != 3 || static_cast<std::size_t>(used) != shape.size() || m > 255 ||
-        n > 255 || k > 255)
+        n > 256 || k > 255)
       return false;
     in.mma_m = static_cast<std::uint8_t>(m);
-    in.mma_n = static_cast<std::uint8_t>(n);
+    in.mma_n = static_cast<std::uint16_t>(n);
     in.mma_k = static_cast<std::uint8_t>(k);
     return true;
   }
@@ -1168,6 +1174,45 @@ class Parser {
       else if (bytes) ok = m == 16 && n == 8 && (k == 16 || k == 32);
       else ok = a == Type::F64 && b == Type::F64 && d == Type::F64 && m == 8 && n == 8 && k == 4;
       if (in.satfinite && !bytes) ok = false;
+    }
+    if (!ok) in.op = Opcode::Unsupported;
+  }
+
+  // wgmma.fence / .commit_group / .wait_group N (.sync.aligned): the interpreter finishes each wgmma.mma_async when
+  // it runs, so they order nothing here. wgmma.mma_async.sync.aligned.m64nNkK{.satfinite}.D.A.B (PTX ISA
+  // 9.7.15.5.2, sm_90a): .f16 -> .f32 or .f16 and .bf16 -> .f32 at k16, .tf32 -> .f32 at k8, .e4m3/.e5m2 -> .f32 or
+  // .f16 at k32, .s8/.u8 -> .s32 at k32 (.satfinite); N a multiple of 8 up to 256. Sparse (.sp) and .b1 are not run.
+  static void decode_wgmma(Instruction& in, const std::vector<std::string_view>& parts) {
+    if (parts.size() > 1 && (parts[1] == "fence" || parts[1] == "commit_group" || parts[1] == "wait_group")) {
+      in.op = Opcode::Nop;
+      return;
+    }
+    in.op = Opcode::Wgmma;
+    std::vector<Type> types;
+    bool ok = parts.size() > 1 && parts[1] == "mma_async";
+    for (std::size_t k = 2; k < parts.size() && ok; ++k) {
+      const std::string_view x = parts[k];
+      if (x == "sync" || x == "aligned") continue;
+      if (x == "satfinite") in.satfinite = true;
+      else if (x == "e4m3") types.push_back(Type::E4M3);
+      else if (x == "e5m2") types.push_back(Type::E5M2);
+      else if (!matrix_type_or_shape(x, in, types)) ok = false;
+    }
+    if (ok && types.size() == 3) {
+      in.type = types[0];
+      in.type2 = types[1];
+      in.type3 = types[2];
+      const Type d = in.type, a = in.type2, b = in.type3;
+      const auto fp8 = [](Type t) { return t == Type::E4M3 || t == Type::E5M2; };
+      const auto int8 = [](Type t) { return t == Type::S8 || t == Type::U8; };
+      unsigned k = 0;
+      if (in.tf32) k = a == Type::F32 && b == Type::F32 && d == Type::F32 ? 8 : 0;
+      else if ((a == Type::F16 && b == Type::F16 && (d == Type::F32 || d == Type::F16)) || (a == Type::BF16 && b == Type::BF16 && d == Type::F32)) k = 16;
+      else if (fp8(a) && fp8(b) && (d == Type::F32 || d == Type::F16)) k = 32;
+      else if (int8(a) && int8(b) && d == Type::S32) k = 32;
+      ok = k != 0 && in.mma_m == 64 && in.mma_k == k && in.mma_n % 8 == 0 && in.mma_n >= 8 && (d == Type::S32 || !in.satfinite);
+    } else {
+      ok = false;
     }
     if (!ok) in.op = Opcode::Unsupported;
   }
@@ -1257,6 +1302,20 @@ class Parser {
     take();
   }
 
+  // {r0, r1, ...} of any length (wgmma's D: up to 128 registers); no sink.
+  void fragment_registers(std::vector<std::int32_t>& regs) {
+    take();  // {
+    while (!is_punct('}')) {
+      const std::string_view w = word("a register");
+      const auto r = find_reg(w);
+      if (r < 0) fail_at(path_, peek().line, fmt::format("unknown register {}", w));
+      regs.push_back(r);
+      if (is_punct(',')) take();
+      else if (!is_punct('}')) fail(fmt::format("expected ',' or '}}' in a vector, found {}", found()));
+    }
+    take();
+  }
+
   Operand operand(Function& f, Instruction& in) {
     Operand o;
     if (is_punct('[')) {
@@ -1300,7 +1359,8 @@ class Parser {
     }
     if (is_punct('{')) {
       o.kind = OperandKind::Vector;
-      vector_registers(o);
+      if (in.op == Opcode::Wgmma && in.operands.empty()) fragment_registers(in.fragment);
+      else vector_registers(o);
       return o;
     }
     if (is_punct('!')) {
@@ -1550,6 +1610,28 @@ class Parser {
         for (std::size_t k = 0; k < 4; ++k)
           if (in.operands[k].kind != OperandKind::Vector || in.operands[k].count != frag[k]->registers)
             fail_at(path_, in.ptx_line, fmt::format("'{}': operand {} must be a vector of {} registers", in.text, k + 1, frag[k]->registers));
+        break;
+      }
+      case Opcode::Wgmma: {
+        // d, a-desc | {a}, b-desc, scale-d, then imm-scale-a, imm-scale-b (not for integers), imm-trans-a (an A
+        // descriptor) and imm-trans-b (16-bit floats only).
+        const bool a_regs = in.operands.size() > 1 && in.operands[1].kind == OperandKind::Vector;
+        const bool halves = in.type2 == Type::F16 || in.type2 == Type::BF16;
+        const std::size_t n = in.type == Type::S32 ? 4 : !halves ? 6 : a_regs ? 7 : 8;
+        const std::size_t d_regs = std::size_t{in.mma_n} / (in.type == Type::F16 ? 4u : 2u);
+        const auto bad = [&](const std::string& what) { fail_at(path_, in.ptx_line, fmt::format("'{}': {}", in.text, what)); };
+        if (in.operands.size() != n) bad(fmt::format("takes {} operands, found {}", n, in.operands.size()));
+        if (in.operands[0].kind != OperandKind::Vector || in.fragment.size() != d_regs)
+          bad(fmt::format("operand 1 must be a vector of {} registers", d_regs));
+        if (a_regs ? in.operands[1].count != 4 : in.operands[1].kind != OperandKind::Reg)
+          bad("operand 2 must be a descriptor register or a vector of 4 registers");
+        if (in.operands[2].kind != OperandKind::Reg) bad("operand 3 must be a descriptor register");
+        if (in.operands[3].kind != OperandKind::Reg && in.operands[3].kind != OperandKind::Imm) bad("operand 4 (scale-d) must be a predicate");
+        for (std::size_t k = 4; k < n; ++k) {
+          const auto v = static_cast<std::int32_t>(in.operands[k].imm);
+          if (in.operands[k].kind != OperandKind::Imm || (k < 6 ? v != 1 && v != -1 : v != 0 && v != 1))
+            bad(fmt::format("operand {} must be {}", k + 1, k < 6 ? "1 or -1" : "0 or 1"));
+        }
         break;
       }
       case Opcode::Shf: need(4); break;
