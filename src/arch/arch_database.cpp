@@ -31,6 +31,9 @@ int parse_arch_name(std::string_view name) {
       s.erase(0, prefix.size());
       break;
     }
+  // sm_90a, sm_100f: the architecture-specific and family-specific feature sets (wgmma, tcgen05) of a compute
+  // capability, whose memory system is that capability's.
+  if (s.size() > 2 && (s.back() == 'a' || s.back() == 'f') && s.find('.') == std::string::npos) s.pop_back();
   if (s.empty() || s.size() > 4) return -1;
   auto digits = [](std::string_view t) {
     return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });

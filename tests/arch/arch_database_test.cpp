@@ -26,6 +26,13 @@ TEST(ArchNames, EverySpellingResolves) {
   EXPECT_EQ(parse_arch_name(""), -1);
   EXPECT_EQ(parse_arch_name("3.55"), -1);
   EXPECT_EQ(parse_arch_name("sm_"), -1);
+  // The feature-set suffixes (PTX ISA "Target ISA notes": sm_90a, sm_100a, sm_100f) name the same capability.
+  EXPECT_EQ(parse_arch_name("sm_90a"), 90);
+  EXPECT_EQ(parse_arch_name("sm_100f"), 100);
+  EXPECT_EQ(parse_arch_name("compute_120a"), 120);
+  EXPECT_EQ(parse_arch_name("sm_9a"), -1);
+  EXPECT_EQ(parse_arch_name("sm_90b"), -1);
+  EXPECT_EQ(parse_arch_name("9.0a"), -1);
 }
 
 TEST(ArchDatabase, HasEveryComputeCapabilityOfTheIssue) {
