@@ -27,6 +27,10 @@ void check(const WarpAccess& a, const ptx::DeviceMemory& memory) {
     if (!bulk_record_ok(a)) std::abort();
     return;
   }
+  if (a.op == Op::GmmaRead) {
+    if (!gmma_record_ok(a)) std::abort();
+    return;
+  }
   if (a.space != Space::Global) return;
   // The interpreter checks every global access against the buffers before it records it.
   for (int l = 0; l < 32; ++l) {

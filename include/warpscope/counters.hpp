@@ -35,6 +35,9 @@ struct Counters {
   // ldmatrix / stmatrix (LDSM / STSM), apart from shared_ld / shared_st; Nsight Compute's shared
   // wavefronts and bank conflicts of op_ld / op_st include them, and the metric table adds them there.
   SharedTraffic shared_ldsm, shared_stsm;
+  // wgmma (HGMMA, 9.0+): the tensor cores' reads of shared-memory operands (types.hpp Op::GmmaRead), apart from
+  // every LSU count; Nsight Compute's op_gmma wavefronts and its SASS-level op_shared_gmma instructions.
+  SharedTraffic shared_gmma;
   // cp.async (LDGSTS) on 8.0+, through L1 (ca) and bypassing it (cg): the global reads (requests, sectors,
   // hits; Nsight Compute's l1tex__t_*_global_op_ld include them, its op_global_ld instructions do not) and
   // the shared writes. An LDGSTS counts its instruction with its global read, or with its shared write where

@@ -27,7 +27,12 @@ enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture };
 // multiple of 16, the count 16 to kMaxBulkBytes; a tensor copy's rows below). The TMA reads or writes the block in pieces that end where its
 // shared side crosses 128 bytes (rules/bulk_copy.hpp; docs/TRACE_FORMAT.md; validation/h100/barrier_probe,
 // bulk_pipeline, bulk_offsets).
-enum class Op : std::uint8_t { Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy, BulkLoad, BulkStore };
+// GmmaRead: wgmma.mma_async (SASS HGMMA / IGMMA / QGMMA, 9.0+) reading its shared-memory operands through the
+// tensor cores, one record per warp of the warpgroup: lane 0 the shared address of the operand it starts with, lane
+// 1 the bytes charged to this warp (its 16 rows of A from shared memory, and on the group's first warp all of B);
+// mask 0b11, size 16, space shared, the default cache operator. The H100 reads them in 128-byte wavefronts without
+// bank conflicts (validation/h100/wgmma_probe).
+enum class Op : std::uint8_t { Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy, BulkLoad, BulkStore, GmmaRead };
 inline constexpr bool is_matrix(Op o) { return o == Op::LoadMatrix || o == Op::StoreMatrix; }
 
 // PTX cache operators (PTX ISA "Cache Operators"; seed 001 "PTX Cache Operators").
@@ -60,7 +65,15 @@ inline constexpr std::uint64_t kMaxBulkBytes = std::uint64_t{1} << 20;
 // are multiples of 16, its count at most kMaxBulkBytes (docs/TRACE_FORMAT.md "Tensor copies";
 // validation/h100/tensor_probe).
 inline constexpr std::uint64_t kTensorRowLater = 1, kTensorRowOutside = 2, kTensorRowPromoted = 4, kTensorRowPromotedPair = 8;
-inline constexpr std::uint32_t kBulkMask = 0x7u, kTensorRowMask = 0xfu;
+inline constexpr std::uint32_t kBulkMask = 0x7u, kTensorRowMask = 0xfu, kGmmaMask = 0x3u;
+// The most a warp's share of one wgmma reads: 16 rows of A and all of B for N = 256, with K 32 bytes.
+inline constexpr std::uint64_t kMaxGmmaBytes = (16 + 256) * 32;
+inline constexpr bool gmma_fields_ok(Space space, unsigned size, CacheOp cache, std::uint32_t mask) {
+  return space == Space::Shared && size == 16 && cache == CacheOp::Default && mask == kGmmaMask;
+}
+inline constexpr bool gmma_lanes_ok(std::uint64_t shared, std::uint64_t bytes) {
+  return shared % 16 == 0 && bytes % 128 == 0 && bytes <= kMaxGmmaBytes;
+}
 // What a bulk-copy record's fixed fields must be; its lanes are checked by bulk_record_ok (trace readers).
 inline constexpr bool bulk_fields_ok(Space space, unsigned size, CacheOp cache, std::uint32_t mask) {
   return space == Space::Global && size == 16 && cache == CacheOp::Default && (mask == kBulkMask || mask == kTensorRowMask);

@@ -44,6 +44,12 @@ inline bool bulk_record_ok(const WarpAccess& r) {
   return r.active.bits() == kTensorRowMask ? tensor_row_lanes_ok(r.addr[0], r.addr[1], r.addr[2], r.addr[3])
                                            : bulk_lanes_ok(r.addr[0], r.addr[1], r.addr[2]);
 }
+inline bool gmma_record_ok(const WarpAccess& r) {
+  return gmma_fields_ok(r.space, r.size, r.cache, r.active.bits()) && gmma_lanes_ok(r.addr[0], r.addr[1]);
+}
+inline constexpr const char* kGmmaRecordRule =
+    "gmma records are 'shared gmma 16' with mask=3 (wgmma.mma_async: lane 0 the shared address, a multiple of 16, lane "
+    "1 the bytes the warp's share reads, a multiple of 128 up to 8704)";
 // What a reader says of a bulk record that is not one.
 inline constexpr const char* kBulkRecordRule =
     "tma_ld / tma_st records are 'global tma_ld 16' with mask=7 (cp.async.bulk: lane 0 the global address, lane 1 "

@@ -18,10 +18,10 @@ std::optional<E> lookup(const std::array<std::pair<std::string_view, E>, N>& tab
 constexpr std::array<std::pair<std::string_view, Space>, 6> kSpaces{{
     {"global", Space::Global}, {"local", Space::Local}, {"shared", Space::Shared},
     {"const", Space::Const}, {"constant", Space::Const}, {"texture", Space::Texture}}};
-constexpr std::array<std::pair<std::string_view, Op>, 11> kOps{{
+constexpr std::array<std::pair<std::string_view, Op>, 12> kOps{{
     {"ld", Op::Load}, {"load", Op::Load}, {"st", Op::Store}, {"store", Op::Store},
     {"atom", Op::Atomic}, {"red", Op::Reduction}, {"ldsm", Op::LoadMatrix}, {"stsm", Op::StoreMatrix},
-    {"ldgsts", Op::AsyncCopy}, {"tma_ld", Op::BulkLoad}, {"tma_st", Op::BulkStore}}};
+    {"ldgsts", Op::AsyncCopy}, {"tma_ld", Op::BulkLoad}, {"tma_st", Op::BulkStore}, {"gmma", Op::GmmaRead}}};
 constexpr std::array<std::pair<std::string_view, CacheOp>, 10> kCacheOps{{
     {"default", CacheOp::Default}, {"ca", CacheOp::Ca}, {"cg", CacheOp::Cg}, {"cs", CacheOp::Cs},
     {"lu", CacheOp::Lu}, {"cv", CacheOp::Cv}, {"nc", CacheOp::Nc}, {"ldg", CacheOp::Nc},
@@ -63,6 +63,7 @@ std::string_view to_string(Op o) {
     case Op::AsyncCopy: return "ldgsts";
     case Op::BulkLoad: return "tma_ld";
     case Op::BulkStore: return "tma_st";
+    case Op::GmmaRead: return "gmma";
   }
   return "?";
 }

@@ -369,6 +369,21 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
     if (auto passes = access_passes(rec, sm, pc_counters, l2port)) return *passes;
   if (rec.op == Op::AsyncCopy) return access_async_copy(rec, sm, pc_counters, l2port);
   if (is_bulk(rec.op)) return access_bulk(rec, sm, pc_counters, l2port);
+  if (rec.op == Op::GmmaRead) {
+    // The tensor cores read a wgmma's operands in 128-byte wavefronts without bank conflicts, on any generation
+    // a trace puts them (types.hpp; validation/h100/wgmma_probe: all 25 launches exact).
+    memory::Delta d;
+    d.kind = memory::Kind::SharedGmma;
+    const auto wavefronts = static_cast<std::uint32_t>(rec.addr[1] / 128);
+    d.shared = SharedTraffic{1, wavefronts, wavefronts, 0};
+    count(d, pc_counters);
+    InstructionCounts c;
+    c.path = MemoryPath::Shared;
+    c.applies = InstructionCounts::kRequests | InstructionCounts::kWavefronts;
+    c.requests = 1;
+    c.wavefronts = c.ideal_wavefronts = wavefronts;
+    return c;
+  }
   auto one = [&](const WarpAccess& part, bool counts_instruction) {
     memory::Delta d;
     const InstructionCounts c = sm_side(part, sm, counts_instruction, d, l2port);
@@ -487,6 +502,7 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
         case Op::Load: case Op::BulkStore: d.kind = Kind::SharedLd; break;
         case Op::Store: case Op::AsyncCopy: case Op::BulkLoad: d.kind = Kind::SharedSt; break;
         case Op::LoadMatrix: d.kind = Kind::SharedLdsm; break;
+        case Op::GmmaRead: d.kind = Kind::SharedGmma; break;  // access_record takes these first
         case Op::StoreMatrix: d.kind = Kind::SharedStsm; break;
         case Op::Atomic: case Op::Reduction: d.kind = Kind::SharedAtom; break;
       }

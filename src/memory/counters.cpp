@@ -32,6 +32,7 @@ void Counters::add(const Counters& o) {
   shared_atom.add(o.shared_atom);
   shared_ldsm.add(o.shared_ldsm);
   shared_stsm.add(o.shared_stsm);
+  shared_gmma.add(o.shared_gmma);
   global_ldgsts.add(o.global_ldgsts);
   global_ldgsts_bypass.add(o.global_ldgsts_bypass);
   shared_ldgsts.add(o.shared_ldgsts);

@@ -39,6 +39,7 @@ void apply(Counters& c, const Delta& d) {
     case Kind::SharedAtom: c.shared_atom.add(d.shared); return;
     case Kind::SharedLdsm: c.shared_ldsm.add(d.shared); return;
     case Kind::SharedStsm: c.shared_stsm.add(d.shared); return;
+    case Kind::SharedGmma: c.shared_gmma.add(d.shared); return;
     case Kind::SharedLdgsts: c.shared_ldgsts.add(d.shared); return;
     case Kind::SharedLdgstsBypass: c.shared_ldgsts_bypass.add(d.shared); return;
     case Kind::Const:

@@ -193,6 +193,10 @@ constexpr std::string_view kMeasuredNames[] = {
     "smsp__inst_executed_op_shared_stsm",
     "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm",
     "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm",
+    // wgmma (HGMMA): validation/h100/wgmma_probe
+    "smsp__sass_inst_executed_op_shared_gmma",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma",
     // cp.async (LDGSTS): validation/h100/async_probe
     "smsp__inst_executed_op_ldgsts",
     "smsp__sass_inst_executed_op_ldgsts_cache_access",
@@ -286,6 +290,15 @@ const std::vector<MetricName>& table() {
       WS_MATRIX_ROWS("ldsm", &Counters::shared_ldsm, "smsp__inst_executed_op_ldsm.sum", "ldsm", "ldmatrix (LDSM)"),
       WS_MATRIX_ROWS("stsm", &Counters::shared_stsm, "smsp__inst_executed_op_shared_stsm.sum", "stsm",
                      "stmatrix (STSM)"),
+      // wgmma.mma_async (HGMMA, 9.0+): the tensor cores' shared-memory operand reads (validation/h100/wgmma_probe).
+      {"gmma.instructions", "smsp__sass_inst_executed_op_shared_gmma.sum", "", "", "instructions",
+       "warp-level wgmma instructions (HGMMA): each warp of the warpgroup counts it", A, &sh_instructions<&Counters::shared_gmma>,
+       true},
+      {"gmma.wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum", "", "", "wavefronts",
+       "128-byte passes of the tensor cores through the shared-memory banks (operands A and B)", A,
+       &sh_wavefronts<&Counters::shared_gmma>, true},
+      {"gmma.bank_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum", "", "", "conflicts",
+       "wavefronts beyond the ideal (none in the canonical layouts)", A, &sh_conflicts<&Counters::shared_gmma>, true},
 
       // cp.async (LDGSTS, 8.0+), through L1 (cache_access) and bypassing it (cache_bypass):
       // validation/h100/async_probe. Instructions and wavefronts come from the shared writes, requests,

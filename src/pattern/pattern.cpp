@@ -51,6 +51,9 @@ WarpAccess build_pattern(const PatternSpec& s) {
                                  "lanes; write it as a text-trace record (docs/TRACE_FORMAT.md, \"Bulk copies\") and run "
                                  "analyze on it",
                                  to_string(s.op)));
+  if (s.op == Op::GmmaRead)
+    throw InputError("--op gmma: a wgmma's shared-memory read is the tensor cores' (one record a warp of bytes read), not "
+                     "a pattern of lanes; run the kernel's PTX with warpscope run (docs/PTX.md)");
   if (s.space == Space::Const && s.op != Op::Load)
     throw InputError(fmt::format("--space const is read-only: --op {} is not possible", to_string(s.op)));
   if (s.space == Space::Texture && s.op != Op::Load)

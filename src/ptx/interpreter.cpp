@@ -141,7 +141,7 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       return;
     case Opcode::Wgmma:
       e.pc = pc + 1;
-      wgmma(c, w, f, in, exec);
+      wgmma(c, w, f, pc, in, exec);
       return;
     case Opcode::Unsupported:
       fault(w, in, std::countr_zero(mask), "not supported by the interpreter");

@@ -634,8 +634,8 @@ struct Interpreter::Impl {
   void wmma_move(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
   void wmma_mma(Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
   // wgmma.mma_async (warp_wgmma.cpp): each warp computes its 16 rows of the warpgroup's 64 when it runs, reading
-  // descriptor operands from the CTA's shared memory; no memory records.
-  void wgmma(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec);
+  // descriptor operands from the CTA's shared memory; one Op::GmmaRead record a warp.
+  void wgmma(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
 
   // 16-bit floats (.f16, .bf16, and pairs of them in 32 bits): each half computed in single precision and
   // rounded to its format; cvt of two floats to a pair (warp_alu.cpp).

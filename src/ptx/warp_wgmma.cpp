@@ -9,8 +9,10 @@
 //   A in registers: mma.sync's m16n8k16 / k8 (.tf32) / k32 (8-bit) A fragment.
 // The tensor cores' own rounding is not modelled: products and sums in double precision, rounded once to D
 // (matrix_arith.hpp; exact for the small integers of validation/h100/wgmma_probe).
-// The GMMA unit reads shared memory itself, not through the LSU's shared-memory pipeline: no records (the H100's
-// l1tex shared-memory counters of validation/h100/wgmma_probe do not count these reads).
+// Records: one Op::GmmaRead a warp (types.hpp), its share of the shared-memory reads: its 16 rows of A when A is in
+// shared memory, and all of B on the group's first warp. The H100 counts them apart from every LSU shared access
+// (op_gmma), in 128-byte wavefronts without conflicts, and each warp counts the instruction
+// (validation/h100/wgmma_probe).
 #include <vector>
 
 #include "ptx/interpreter_impl.hpp"
@@ -21,7 +23,7 @@ namespace warpscope::ptx {
 using matrix::element;
 using matrix::number;
 
-void Interpreter::Impl::wgmma(Cta& c, Warp& w, Frame& f, const Instruction& in, std::uint32_t exec) {
+void Interpreter::Impl::wgmma(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec) {
   need_whole_warp(w, in, exec);
   const unsigned N = in.mma_n, K = in.mma_k, rank = w.index % 4;
   const unsigned ebytes = static_cast<unsigned>(type_bytes(in.type2));  // .tf32: 4 (an .f32)
@@ -64,14 +66,24 @@ void Interpreter::Impl::wgmma(Cta& c, Warp& w, Frame& f, const Instruction& in, 
           a[row * K + col] = number(element(reg(f, A.regs[i], lane), static_cast<int>(j), static_cast<int>(ebytes)), in.type2, tf32);
         }
     }
-  } else {
+  }
+  GmmaDescriptor ga;
+  if (!a_regs) {
     const GmmaDescriptor g = descriptor(A, 'A');
+    ga = g;
     for (unsigned row = 0; row < 16; ++row)
       for (unsigned k = 0; k < K; ++k) a[row * K + k] = number(shared_element(g, 16 * rank + row, k, !trans_a, 'A'), in.type2, tf32);
   }
   const GmmaDescriptor gb = descriptor(B, 'B');
   for (unsigned k = 0; k < K; ++k)
     for (unsigned n = 0; n < N; ++n) b[k * N + n] = number(shared_element(gb, n, k, !trans_b, 'B'), in.type3, tf32);
+  WarpAccess rec = bulk_record(c, w, f, pc, false);
+  rec.space = Space::Shared;
+  rec.op = Op::GmmaRead;
+  rec.active = LaneMask(kGmmaMask);
+  rec.addr[0] = a_regs ? gb.start : ga.start;
+  rec.addr[1] = (a_regs ? 0u : 16u * K * ebytes) + (rank == 0 ? std::uint64_t{N} * K * ebytes : 0u);
+  out->push_back(rec);
   for (double& x : a) x *= scale_a;
   for (double& x : b) x *= scale_b;
 

@@ -196,6 +196,11 @@ std::string access_figure(const WarpAccess& w, const std::vector<const ArchSpec*
                        "chunks.</figcaption>\n</figure>\n",
                        what, bulk_bytes(w) > 512 ? " (its first 512 bytes)" : "");
   }
+  if (w.op == Op::GmmaRead)  // lanes 0 and 1 are an address and a byte count (types.hpp): nothing to picture
+    return fmt::format("<figure><figcaption>A warp's share of a wgmma's shared-memory operands: {} bytes from shared "
+                       "0x{:x}, read by the tensor cores in {} wavefronts of 128 bytes without bank conflicts (the "
+                       "canonical layouts' core matrices are 128 contiguous or swizzled bytes).</figcaption></figure>\n",
+                       w.addr[1], w.addr[0], w.addr[1] / 128);
   if (w.space == Space::Shared) {
     // One picture per bank geometry (16 banks on 1.x, 32 since).
     std::map<std::pair<int, int>, std::string> geometries;

@@ -61,6 +61,9 @@ inline constexpr std::uint8_t kTypeAsyncCopy = 0x20;
 // 16 bytes, default cache operator, mask 0b111 holding its descriptor (warp_access.hpp bulk_*), or mask 0b1111 for
 // a row of a tensor copy (types.hpp kTensorRowMask). Readers before it reject the byte.
 inline constexpr std::uint8_t kTypeBulk = 0x40;
+// In the second type byte too: the record is a wgmma's shared-memory read (Op::GmmaRead, op bits ld), shared, 16
+// bytes, default cache operator, mask 0b11 (types.hpp gmma_*). Readers before it reject the byte.
+inline constexpr std::uint8_t kTypeGmma = 0x80;
 enum class AddrMode : std::uint8_t { None = 0, Stride = 1, Deltas = 2 };
 // Longest possible encoding of one record.
 // tag, kernel, cta, warp, sm, type, mask, pc, base, then 31 deltas or 1 stride.

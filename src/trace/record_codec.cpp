@@ -40,14 +40,15 @@ namespace {
 // Records reach the encoder through check_record(): sizes are powers of two up to 16.
 std::uint8_t type_byte_a(const WarpAccess& r) {
   const auto size_log2 = static_cast<unsigned>(std::countr_zero(unsigned{r.size}));
-  const Op op = r.op == Op::LoadMatrix || r.op == Op::AsyncCopy || r.op == Op::BulkLoad ? Op::Load
+  const Op op = r.op == Op::LoadMatrix || r.op == Op::AsyncCopy || r.op == Op::BulkLoad || r.op == Op::GmmaRead ? Op::Load
                : r.op == Op::StoreMatrix || r.op == Op::BulkStore                        ? Op::Store
                                                                                         : r.op;
   return static_cast<std::uint8_t>(static_cast<unsigned>(r.space) | static_cast<unsigned>(op) << 3 | size_log2 << 5);
 }
 std::uint8_t type_byte_b(const WarpAccess& r) {
   return static_cast<std::uint8_t>(static_cast<unsigned>(r.cache) | (is_matrix(r.op) ? kTypeMatrix : 0u) |
-                                   (r.op == Op::AsyncCopy ? kTypeAsyncCopy : 0u) | (is_bulk(r.op) ? kTypeBulk : 0u));
+                                   (r.op == Op::AsyncCopy ? kTypeAsyncCopy : 0u) | (is_bulk(r.op) ? kTypeBulk : 0u) |
+                                   (r.op == Op::GmmaRead ? kTypeGmma : 0u));
 }
 
 }  // namespace
@@ -161,7 +162,7 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
     if (end_ - p_ < 2) return fail("the chunk data ends inside a record");
     const std::uint8_t a = p_[0], b = p_[1];
     if ((a & 7u) > static_cast<unsigned>(Space::Texture) || (a >> 5) > 4 ||
-        (b & ~(kTypeMatrix | kTypeAsyncCopy | kTypeBulk)) > static_cast<unsigned>(CacheOp::Wt))
+        (b & ~(kTypeMatrix | kTypeAsyncCopy | kTypeBulk | kTypeGmma)) > static_cast<unsigned>(CacheOp::Wt))
       return fail("bad space, size or cache operator code");
     // ldmatrix / stmatrix: shared ld / st of 16 bytes with the default cache operator.
     if ((b & kTypeMatrix) != 0) {
@@ -181,6 +182,11 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
       constexpr unsigned kGlobal16 = static_cast<unsigned>(Space::Global) | 4u << 5;
       if ((a & ~(1u << 3)) != kGlobal16 || b != kTypeBulk)
         return fail("a bulk-copy (tma_ld/tma_st) record that is not a 16-byte global load or store");
+    }
+    // wgmma: a shared ld of 16 bytes with the default cache operator and no other flag.
+    if ((b & kTypeGmma) != 0) {
+      constexpr unsigned kSharedLd16 = static_cast<unsigned>(Space::Shared) | 4u << 5;
+      if (a != kSharedLd16 || b != kTypeGmma) return fail("a wgmma (gmma) record that is not a 16-byte shared load");
     }
     s.type_a = a;
     s.type_b = b;
@@ -205,8 +211,9 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   if (s.type_b & kTypeMatrix) r.op = r.op == Op::Load ? Op::LoadMatrix : Op::StoreMatrix;
   if (s.type_b & kTypeAsyncCopy) r.op = Op::AsyncCopy;
   if (s.type_b & kTypeBulk) r.op = r.op == Op::Load ? Op::BulkLoad : Op::BulkStore;
+  if (s.type_b & kTypeGmma) r.op = Op::GmmaRead;
   r.size = static_cast<std::uint8_t>(1u << (s.type_a >> 5));
-  r.cache = static_cast<CacheOp>(s.type_b & ~(kTypeMatrix | kTypeAsyncCopy | kTypeBulk));
+  r.cache = static_cast<CacheOp>(s.type_b & ~(kTypeMatrix | kTypeAsyncCopy | kTypeBulk | kTypeGmma));
   const std::uint32_t m = s.mask;
   r.mask = m;
   r.stride = 0;
@@ -219,6 +226,13 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
       return fail("a bulk-copy (tma_ld/tma_st) record whose addresses or byte count are not multiples of 16, or whose count is not 16 to 1 MiB");
     if (m == kTensorRowMask && !tensor_row_lanes_ok(r.address(0), r.address(1), r.address(2), r.address(3)))
       return fail("a tensor-copy row (tma_ld/tma_st, mask f) whose addresses are not multiples of 16, whose count is over 1 MiB, or whose lane 3 (flags) is not 0 to 15 (8 only with 4)");
+    return true;
+  }
+  if (r.op == Op::GmmaRead) {
+    if (m != kGmmaMask) return fail("a wgmma (gmma) record whose mask is not 3");
+    if (!decode_addresses(r, lanes, tag, m)) return false;
+    if (!gmma_lanes_ok(r.address(0), r.address(1)))
+      return fail("a wgmma (gmma) record whose shared address is not a multiple of 16 or whose byte count is not a multiple of 128 up to 8704");
     return true;
   }
   return decode_addresses(r, lanes, tag, m);
@@ -240,7 +254,7 @@ bool RecordDecoder::decode_addresses(PackedAccess& r, std::uint64_t* lanes, unsi
   last_base = base;
   r.base = base;
   // A bulk copy's lanes are a descriptor (its caller checks them), not addresses of r.size bytes.
-  const std::uint64_t align_bits = is_bulk(r.op) ? 0u : r.size - 1u;
+  const std::uint64_t align_bits = is_bulk(r.op) || r.op == Op::GmmaRead ? 0u : r.size - 1u;
   if (mode == AddrMode::Stride) {
     if (!get_varint(p_, end_, v)) return fail("bad stride");
     r.stride = unzigzag(v);

@@ -276,6 +276,7 @@ class TextReader final : public TraceSource {
       lex_.fail(t[0].column, fmt::format("record of kernel {}, but only {} kernel lines come before it", r.kernel,
                                          kernels_.size()));
     if (is_bulk(r.op) && r.active.bits() != kBulkMask && r.active.bits() != kTensorRowMask) lex_.fail(t[0].column, kBulkRecordRule);
+    if (r.op == Op::GmmaRead && !gmma_fields_ok(r.space, r.size, r.cache, r.active.bits())) lex_.fail(t[0].column, kGmmaRecordRule);
     if (r.active.none()) {
       if (addr != nullptr && addr->value != "-")
         lex_.fail(addr->value_column, "mask=0 has no active lane: leave addr out (or write addr=-)");
@@ -284,6 +285,7 @@ class TextReader final : public TraceSource {
     if (addr == nullptr) lex_.fail(lex_.line().size() + 1, "expected addr= (the record has active lanes)");
     addresses(r, *addr);
     if (is_bulk(r.op) && !bulk_record_ok(r)) lex_.fail(t[0].column, kBulkRecordRule);
+    if (r.op == Op::GmmaRead && !gmma_record_ok(r)) lex_.fail(t[0].column, kGmmaRecordRule);
   }
 
   std::uint32_t mask(const TextToken& t) const {
@@ -360,7 +362,7 @@ class TextReader final : public TraceSource {
         const auto a = parse_text_u64(item);
         if (!a) lex_.fail(col, fmt::format("expected the address of active lane {}, found {}", l, shown(item)));
         r.addr[static_cast<unsigned>(l)] = *a;
-        if (!is_bulk(r.op) && (*a & (r.size - 1u)) != 0) lex_.fail(col, misaligned_lane_message(l, *a, r.size));
+        if (!is_bulk(r.op) && r.op != Op::GmmaRead && (*a & (r.size - 1u)) != 0) lex_.fail(col, misaligned_lane_message(l, *a, r.size));
       } else if (item != "-") {
         lex_.fail(col, fmt::format("lane {} is not in mask={:08x}: write '-' for it", l, m));
       }
