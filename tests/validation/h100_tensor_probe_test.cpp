@@ -55,29 +55,6 @@ TEST(H100TensorProbe, CountersFromPtxMatchNsightCompute) {
             std::make_pair(2048.0, 2048.0));
 }
 
-// How many of the counters predicted before the H100 ran (validation/<app>/predicted.txt: launch index, label,
-// counter, value) the hardware gave, out of how many; the index is the launch's place in the report.
-std::pair<std::size_t, std::size_t> predictions_held(const ValidationReport& r, const std::string& predicted) {
-  std::istringstream in(read_bytes(predicted));
-  std::size_t held = 0, made = 0;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ls(line);
-    std::size_t index = 0;
-    std::string label, counter;
-    double value = 0;
-    ls >> index >> label >> counter >> value;
-    if (index >= r.kernels.size()) {
-      ADD_FAILURE() << line;
-      continue;
-    }
-    ++made;
-    for (const auto& c : r.kernels[index].counters)
-      if (c.counter == counter && c.hardware == value) ++held;
-  }
-  return {held, made};
-}
-
 TEST(H100TensorProbe, WhatThePredictionGotRightAndWrong) {
   ValidateOptions o;
   o.ptx_dir = kRoot + "tensor_probe";

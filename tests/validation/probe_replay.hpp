@@ -89,7 +89,7 @@ struct ProbeReplay {
           args.push_back(address.count(a) ? address.at(a) : std::stoull(a, nullptr, 0));
           run.set_param(k, i, &args.back(), 8);
         }
-        run.launch_with(k, l.grid, l.block, 1u << 26);
+        run.launch_with(k, l.grid, l.block, 1u << 26, l.dynamic_shared);
       } else {
         line(kind, label, ls, kernel, args);
       }
@@ -117,6 +117,29 @@ inline std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
   return h;
+}
+
+// How many of the counters predicted before the H100 ran (validation/<app>/predicted.txt: launch index, label,
+// counter, value) the hardware gave, out of how many; the index is the launch's place in the report.
+inline std::pair<std::size_t, std::size_t> predictions_held(const ValidationReport& r, const std::string& predicted) {
+  std::istringstream in(read_bytes(predicted));
+  std::size_t held = 0, made = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    std::size_t index = 0;
+    std::string label, counter;
+    double value = 0;
+    ls >> index >> label >> counter >> value;
+    if (index >= r.kernels.size()) {
+      ADD_FAILURE() << line;
+      continue;
+    }
+    ++made;
+    for (const auto& c : r.kernels[index].counters)
+      if (c.counter == counter && c.hardware == value) ++held;
+  }
+  return {held, made};
 }
 
 }  // namespace warpscope::test
