@@ -1,6 +1,6 @@
 // The PTX interpreter (src/ptx/interpreter.cpp) alone: kernels of the
 // validation suite's realistic.cu (validation/ptx/realistic.ptx) and the
-// WMMA GEMM of validation/wmma_probe interpreted to their memory records, no
+// WMMA GEMM of validation/wmma_probe and a wgmma kernel of validation/wgmma_probe interpreted to their memory records, no
 // model. Counters: thread instructions, warp instructions and records per second.
 //   build/release/bench/warpscope_bench --benchmark_filter=BM_PtxInterpret
 #include <benchmark/benchmark.h>
@@ -28,6 +28,10 @@ const ptx::Module& realistic() {
 }
 const ptx::Module& wmma_probe() {
   static const ptx::Module m = load("wmma_probe/wmma_probe.ptx");
+  return m;
+}
+const ptx::Module& wgmma_probe() {
+  static const ptx::Module m = load("wgmma_probe/wgmma_probe.ptx");
   return m;
 }
 
@@ -92,10 +96,16 @@ void BM_PtxInterpret_sgemm_tiled16(benchmark::State& s) {
 void BM_PtxInterpret_wgemm(benchmark::State& s) {
   interpret(s, {"_Z5wgemmILi0EEvPK6__halfS2_Pf", {2, 2, 1}, {128, 1, 1}, {32 << 10, 32 << 10, 64 << 10}, {}, wmma_probe});
 }
+// wgmma.mma_async m64n128k16 from 128-byte-swizzled descriptors, 4 a warpgroup (validation/wgmma_probe's
+// form_f16_n128), 64 CTAs: 1,024 warp-level wgmma of 32,768 multiply-adds each.
+void BM_PtxInterpret_wgmma_n128(benchmark::State& s) {
+  interpret(s, {"_Z13form_f16_n128PK5uint4Pf", {64, 1, 1}, {128, 1, 1}, {32 << 10, 2 << 20}, {}, wgmma_probe});
+}
 BENCHMARK(BM_PtxInterpret_copy_float)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PtxInterpret_transpose_tiled)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PtxInterpret_reduce_warp_shuffle)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PtxInterpret_sgemm_tiled16)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PtxInterpret_wgemm)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PtxInterpret_wgmma_n128)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -143,6 +143,31 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       e.pc = pc + 1;
       wgmma(c, w, f, pc, in, exec);
       return;
+    case Opcode::BarCluster:
+      e.pc = pc + 1;
+      cluster_barrier(w, in, exec);
+      return;
+    case Opcode::Mapa: case Opcode::Getctarank:
+      e.pc = pc + 1;
+      for (std::uint32_t b = exec; b; b &= b - 1) {
+        const int l = std::countr_zero(b);
+        // A generic address must lie in the shared window; a .shared::cluster one is an offset or mapa's form.
+        const bool generic = in.space != StateSpace::SharedCluster;
+        const std::uint64_t a = value(c, w, f, in.operands[1], l);
+        if (generic && (a < kSharedWindow || a - kSharedWindow >= kWindowSize))
+          fault(w, in, l, fmt::format("0x{:x} is not a generic address of shared memory", a));
+        const std::uint64_t sa = generic ? a - kSharedWindow : a;
+        if (in.op == Opcode::Getctarank) {
+          const std::uint32_t r = rank_of(c, sa);
+          if (r >= cluster_size) fault(w, in, l, fmt::format("shared::cluster address 0x{:x} names no CTA of a cluster of {}", sa, cluster_size));
+          set(f, in.operands[0].reg, l, r);
+          continue;
+        }
+        const auto r = static_cast<std::uint32_t>(value(c, w, f, in.operands[2], l));
+        if (r >= cluster_size) fault(w, in, l, fmt::format("mapa to CTA rank {} of a cluster of {}", r, cluster_size));
+        set(f, in.operands[0].reg, l, (generic ? kSharedWindow : 0) + cluster_address(r, sa));
+      }
+      return;
     case Opcode::Unsupported:
       fault(w, in, std::countr_zero(mask), "not supported by the interpreter");
     default:
@@ -228,6 +253,8 @@ std::uint64_t Interpreter::local_bytes_per_thread() const { return impl_->local_
 std::uint64_t Interpreter::warp_instructions() const { return impl_->warp_insts; }
 std::uint64_t Interpreter::thread_instructions() const { return impl_->thread_insts; }
 std::uint64_t Interpreter::ctas_started() const { return impl_->next_cta; }
+std::uint64_t Interpreter::remote_shared_instructions() const { return impl_->remote_shared_instructions; }
+std::uint64_t Interpreter::remote_shared_lanes() const { return impl_->remote_shared_lanes; }
 
 std::map<std::uint64_t, SourceLocation> Interpreter::lines() const {
   std::map<std::uint64_t, SourceLocation> out;

@@ -40,6 +40,7 @@ struct LaunchParams {
   std::uint32_t function = 0;  // the kernel's index in the module
   Dim3 grid, block;
   std::uint32_t dynamic_shared = 0;
+  Dim3 cluster{0, 0, 0};  // CTAs a cluster (count 0: the kernel's .reqnctapercluster, or clusters of one)
   std::vector<std::uint8_t> params;  // the kernel's parameter bytes, laid out as it declares them
   std::uint32_t kernel_id = 0;       // WarpAccess::kernel of the records
   std::uint64_t max_warp_instructions = 0;  // 0: no limit
@@ -65,6 +66,10 @@ class Interpreter {
   std::uint64_t warp_instructions() const;
   std::uint64_t thread_instructions() const;
   std::uint64_t ctas_started() const;  // for progress
+  // Warp instructions with lanes in another CTA's shared memory (distributed shared memory), and those lanes: run,
+  // not recorded.
+  std::uint64_t remote_shared_instructions() const;
+  std::uint64_t remote_shared_lanes() const;
   // PC -> source line of every instruction the launch can execute (.loc, or the PTX line).
   std::map<std::uint64_t, SourceLocation> lines() const;
   // PC -> operation of every atom and red the launch can execute (KernelInfo::atomics).

@@ -66,11 +66,14 @@ struct Warp {
   std::int32_t bar_dest = -1;  // bar.red: the register the result goes to on release
   BarMode bar_mode = BarMode::Sync;
   std::uint32_t bar_id = 0, bar_count = 0;  // bar.sync id, count: the named barrier it waits at (count 0: the CTA's)
+  bool cluster_wait = false;           // waiting at barrier.cluster.wait (waiting is set too)
+  std::uint64_t cluster_arrived = 0;   // barrier.cluster.arrive: 1 + the cluster barrier phase it arrived in (0: none)
 };
 
 struct Cta {
   std::uint64_t linear = 0;
   std::uint32_t x = 0, y = 0, z = 0;
+  std::uint32_t rank = 0;  // in its cluster (%cluster_ctarank)
   std::vector<std::uint8_t> shared;
   std::vector<std::uint8_t> local;  // threads x local bytes
   std::vector<Warp> warps;
@@ -102,7 +105,16 @@ struct Interpreter::Impl {
   std::uint64_t local_per_thread = 0;
   std::uint32_t threads_per_cta = 0, warps_per_cta = 0;
   std::uint64_t ctas = 0, next_cta = 0;
-  std::unique_ptr<Cta> cta;
+  // Thread block clusters (sm_90): a launch runs cluster after cluster, the CTAs of one together (their warps take
+  // turns), so that they can read each other's shared memory and meet at barrier.cluster. Without a cluster shape
+  // each CTA is a cluster of one.
+  Dim3 cluster_dims{1, 1, 1};
+  std::uint32_t cluster_size = 1;
+  std::uint64_t clusters = 0, next_cluster = 0;
+  std::vector<std::unique_ptr<Cta>> resident;  // the running cluster's CTAs, by rank
+  std::uint64_t cluster_phase = 0;             // barrier.cluster phases completed
+  Cta* cta = nullptr;                          // the CTA whose warp runs (for messages)
+  std::uint64_t remote_shared_instructions = 0, remote_shared_lanes = 0;  // accesses to other CTAs' shared memory
   std::uint64_t warp_insts = 0, thread_insts = 0;
   std::vector<WarpAccess>* out = nullptr;
 
@@ -115,6 +127,15 @@ struct Interpreter::Impl {
     if (launch.grid.count() == 0) throw PtxError(fmt::format("kernel {}: an empty grid", k.name));
     warps_per_cta = (threads_per_cta + 31) / 32;
     ctas = launch.grid.count();
+    if (launch.cluster.count() > 0) cluster_dims = launch.cluster;
+    else if (k.cluster[0] > 0) cluster_dims = Dim3{k.cluster[0], k.cluster[1], k.cluster[2]};
+    cluster_size = static_cast<std::uint32_t>(cluster_dims.count());
+    if (cluster_size > 16)
+      throw PtxError(fmt::format("kernel {}: a cluster of {} CTAs (the H100 runs at most 16)", k.name, cluster_size));
+    if (launch.grid.x % cluster_dims.x || launch.grid.y % cluster_dims.y || launch.grid.z % cluster_dims.z)
+      throw PtxError(fmt::format("kernel {}: the grid ({},{},{}) is not a whole number of clusters ({},{},{})", k.name, launch.grid.x,
+                                 launch.grid.y, launch.grid.z, cluster_dims.x, cluster_dims.y, cluster_dims.z));
+    clusters = ctas / cluster_size;
     // The functions this launch can reach, each numbered after the kernel.
     reach.push_back(launch.function);
     std::vector<char> seen(m.functions.size(), 0);
@@ -206,13 +227,28 @@ struct Interpreter::Impl {
   }
 
   // --- CTA scheduling
-  void start_cta() {
-    cta = std::make_unique<Cta>();
-    Cta& c = *cta;
-    c.linear = next_cta++;
-    c.x = static_cast<std::uint32_t>(c.linear % launch.grid.x);
-    c.y = static_cast<std::uint32_t>((c.linear / launch.grid.x) % launch.grid.y);
-    c.z = static_cast<std::uint32_t>(c.linear / (std::uint64_t{launch.grid.x} * launch.grid.y));
+  // The next cluster's CTAs, in rank order (x fastest within the cluster; clusters in the grid's order).
+  void start_cluster() {
+    const Dim3 n{launch.grid.x / cluster_dims.x, launch.grid.y / cluster_dims.y, launch.grid.z / cluster_dims.z};
+    const std::uint64_t k = next_cluster++;
+    const auto kx = static_cast<std::uint32_t>(k % n.x), ky = static_cast<std::uint32_t>((k / n.x) % n.y),
+               kz = static_cast<std::uint32_t>(k / (std::uint64_t{n.x} * n.y));
+    resident.clear();
+    cluster_phase = 0;
+    for (std::uint32_t r = 0; r < cluster_size; ++r)
+      resident.push_back(start_cta(kx * cluster_dims.x + r % cluster_dims.x, ky * cluster_dims.y + (r / cluster_dims.x) % cluster_dims.y,
+                                   kz * cluster_dims.z + r / (cluster_dims.x * cluster_dims.y), r));
+  }
+
+  std::unique_ptr<Cta> start_cta(std::uint32_t x, std::uint32_t y, std::uint32_t z, std::uint32_t rank) {
+    auto owned = std::make_unique<Cta>();
+    Cta& c = *owned;
+    ++next_cta;
+    c.x = x;
+    c.y = y;
+    c.z = z;
+    c.rank = rank;
+    c.linear = x + std::uint64_t{launch.grid.x} * (y + std::uint64_t{launch.grid.y} * z);
     c.shared.assign(reserved_base() + kReservedSmem, 0);
     c.local.assign(local_per_thread * threads_per_cta, 0);
     c.warps.resize(warps_per_cta);
@@ -234,45 +270,106 @@ struct Interpreter::Impl {
       f.entered = mask;
       wp.frames.push_back(std::move(f));
     }
+    return owned;
   }
 
   bool run(std::vector<WarpAccess>& sink, std::size_t want) {
     out = &sink;
     const std::size_t goal = sink.size() + want;
     while (sink.size() < goal) {
-      if (!cta) {
-        if (next_cta >= ctas) return false;
-        start_cta();
+      if (resident.empty()) {
+        if (next_cluster >= clusters) return false;
+        start_cluster();
       }
-      Cta& c = *cta;
-      // Run the current warp; on a barrier or exit move on; when no warp can run, release the barrier.
-      bool progressed = false;
-      for (std::size_t tried = 0; tried < c.warps.size() && sink.size() < goal; ++tried) {
-        Warp& w = c.warps[c.current];
-        if (!w.done && !w.waiting) {
-          run_warp(c, w, goal);
-          progressed = true;
-          if (w.waiting && w.bar_count > 0) open_named_barrier(c, w.bar_id, w.bar_count);
-          if (w.yielded) {
-            w.yielded = false;  // it spins on an mbarrier: the next warp's turn
-          } else if (!w.done && !w.waiting) {
-            break;  // the record buffer filled up: resume this warp next time
+      // Each CTA of the cluster in turn runs its warps: the current warp until a barrier or exit, then the next;
+      // when no warp of any CTA can run, a barrier is released.
+      bool progressed = false, filled = false;
+      for (auto& owned : resident) {
+        Cta& c = *owned;
+        cta = &c;
+        for (std::size_t tried = 0; tried < c.warps.size(); ++tried) {
+          Warp& w = c.warps[c.current];
+          if (!w.done && !w.waiting) {
+            run_warp(c, w, goal);
+            progressed = true;
+            if (w.waiting && w.bar_count > 0) open_named_barrier(c, w.bar_id, w.bar_count);
+            if (w.yielded) {
+              w.yielded = false;  // it spins on an mbarrier: the next warp's turn
+            } else if (!w.done && !w.waiting) {
+              filled = true;  // the record buffer filled up: resume this warp next time
+              break;
+            }
           }
+          c.current = (c.current + 1) % c.warps.size();
         }
-        c.current = (c.current + 1) % c.warps.size();
+        if (filled || sink.size() >= goal) break;
       }
-      if (sink.size() >= goal) break;
-      if (!progressed) {
-        bool any_waiting = false;
-        for (const Warp& w : c.warps) any_waiting = any_waiting || (w.waiting && !w.done);
-        if (!any_waiting) {
-          cta.reset();
-          continue;
-        }
+      if (filled || sink.size() >= goal) break;
+      if (!progressed && !release_barriers()) resident.clear();  // every warp of the cluster is done
+    }
+    return next_cluster < clusters || !resident.empty();
+  }
+
+  // No warp of the cluster can run: a CTA whose live warps wait at its own barriers passes them; else, with every
+  // live warp at barrier.cluster.wait, the cluster's phase completes. False when no warp waits (the cluster is done).
+  bool release_barriers() {
+    bool any = false, released = false;
+    for (auto& owned : resident) {
+      Cta& c = *owned;
+      bool cta_waits = false, cluster_waits = false;
+      for (const Warp& w : c.warps) {
+        if (w.done || !w.waiting) continue;
+        (w.cluster_wait ? cluster_waits : cta_waits) = true;
+      }
+      any = any || cta_waits || cluster_waits;
+      if (cta_waits && !cluster_waits) {
+        cta = &c;
         release_barrier(c);
+        released = true;
       }
     }
-    return next_cta < ctas || cta != nullptr;
+    if (!any || released) return any;
+    // Only cluster waits are left. The phase completes when every live warp arrived in it; a warp that waits at a
+    // CTA barrier beside them, or never arrived, is a deadlock the GPU would hang in.
+    for (auto& owned : resident)
+      for (const Warp& w : owned->warps)
+        if (!w.done && w.cluster_arrived != cluster_phase + 1)
+          throw PtxError(fmt::format("{}: kernel {}, CTA ({},{},{}), warp {}: barrier.cluster.wait can never complete: {}", m.path,
+                                     tracer::demangle(m.functions[launch.function].name), owned->x, owned->y, owned->z, w.index,
+                                     w.waiting ? "this warp waits at a CTA barrier without having arrived (deadlock)"
+                                               : "this warp never arrives (deadlock)"));
+    complete_cluster_phase();
+    return true;
+  }
+
+  void complete_cluster_phase() {
+    ++cluster_phase;
+    for (auto& owned : resident)
+      for (Warp& w : owned->warps)
+        if (w.cluster_wait) {
+          w.cluster_wait = false;
+          w.waiting = false;
+          w.cluster_arrived = 0;
+        }
+  }
+
+  // barrier.cluster.arrive: the warp's arrival in the current phase (every thread of the warp: .aligned, or lanes that
+  // exited); the phase completes once every live warp of the cluster arrived and those waiting go on.
+  // barrier.cluster.wait: waits until the phase the warp arrived in completes (at once when it has).
+  void cluster_barrier(Warp& w, const Instruction& in, std::uint32_t exec) {
+    if (exec == 0) return;
+    if (in.bar == BarMode::Arrive) {
+      if (w.cluster_arrived == cluster_phase + 1) fault(w, in, std::countr_zero(exec), "barrier.cluster.arrive twice in one phase");
+      w.cluster_arrived = cluster_phase + 1;
+      return;
+    }
+    if (w.cluster_arrived == 0) fault(w, in, std::countr_zero(exec), "barrier.cluster.wait without barrier.cluster.arrive before it");
+    if (w.cluster_arrived <= cluster_phase) {  // its phase is over
+      w.cluster_arrived = 0;
+      return;
+    }
+    w.waiting = true;
+    w.cluster_wait = true;
   }
 
   // A named barrier of a thread count (bar.sync id, count; bar.arrive id, count) opens once the threads waiting
@@ -342,6 +439,16 @@ struct Interpreter::Impl {
       case SpecialReg::LanemaskGe: return ~below;
       case SpecialReg::DynamicSmemSize: return launch.dynamic_shared;
       case SpecialReg::TotalSmemSize: return dynamic_base + std::uint64_t{launch.dynamic_shared};
+      case SpecialReg::Clusterid: return pick(c.x / cluster_dims.x, c.y / cluster_dims.y, c.z / cluster_dims.z);
+      case SpecialReg::Nclusterid: return pick(g.x / cluster_dims.x, g.y / cluster_dims.y, g.z / cluster_dims.z);
+      case SpecialReg::ClusterCtaid: return pick(c.x % cluster_dims.x, c.y % cluster_dims.y, c.z % cluster_dims.z);
+      case SpecialReg::ClusterNctaid: return pick(cluster_dims.x, cluster_dims.y, cluster_dims.z);
+      case SpecialReg::ClusterCtarank: return c.rank;
+      case SpecialReg::ClusterNctarank: return cluster_size;
+      case SpecialReg::IsExplicitCluster: {
+        const Function& k = m.functions[launch.function];
+        return launch.cluster.count() > 0 || k.cluster[0] > 0 || k.explicit_cluster ? 1 : 0;
+      }
       case SpecialReg::ReservedSmem:  // 1 KB after the kernel's own shared memory, as sm_90 reserves 1 KB per CTA
         return reserved_base() + (o.component == 1 || o.component == 2 ? kReservedSmem : o.component >= 3 ? 8u * (o.component - 3u) : 0u);
     }
@@ -378,7 +485,21 @@ struct Interpreter::Impl {
     std::uint64_t record_addr = 0;
     Space space = Space::Global;
     bool recorded = true;  // param reads are not memory traffic
+    bool remote = false;   // in another CTA's shared memory (distributed shared memory): not recorded
+    Cta* owner = nullptr;  // shared: the CTA whose shared memory it is
   };
+
+  // A .shared::cluster address (ir.hpp StateSpace::SharedCluster): a CTA's own offsets are below 2^24; mapa makes
+  // CTA r's as (r + 1) << 24 | offset.
+  static constexpr std::uint64_t kClusterRankShift = 24;
+  static std::uint64_t cluster_address(std::uint32_t rank, std::uint64_t offset) {
+    return (std::uint64_t{rank} + 1) << kClusterRankShift | (offset & ((std::uint64_t{1} << kClusterRankShift) - 1));
+  }
+  // The rank a .shared::cluster address names (own: the CTA's own), or cluster_size when none.
+  std::uint32_t rank_of(const Cta& own, std::uint64_t addr) const {
+    const std::uint64_t r = addr >> kClusterRankShift;
+    return r == 0 ? own.rank : r <= cluster_size ? static_cast<std::uint32_t>(r - 1) : cluster_size;
+  }
 
   // Where lane's access at addr lies; the result goes straight into pl (a returned Place read back
   // at once stalls on store forwarding: a third of the interpreter's time on a copy kernel).
@@ -386,7 +507,8 @@ struct Interpreter::Impl {
     if (bytes > 1 && addr % bytes != 0 && ss != StateSpace::Param)
       fault(w, in, lane, fmt::format("misaligned address 0x{:x} for a {}-byte access", addr, bytes));
     if (ss == StateSpace::Generic) {
-      if (addr >= kSharedWindow && addr - kSharedWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Shared, addr - kSharedWindow, bytes, pl);
+      // The shared window holds every CTA of the cluster's shared memory (.shared::cluster addresses).
+      if (addr >= kSharedWindow && addr - kSharedWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::SharedCluster, addr - kSharedWindow, bytes, pl);
       if (addr >= kLocalWindow && addr - kLocalWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Local, addr - kLocalWindow, bytes, pl);
       if (addr >= kConstWindow && addr - kConstWindow < kWindowSize) return locate(c, w, f, in, lane, StateSpace::Const, addr - kConstWindow, bytes, pl);
       // The param window holds the kernel's own parameters, whichever function the lane is in.
@@ -404,10 +526,30 @@ struct Interpreter::Impl {
         return;
       case StateSpace::Shared:
         pl.space = Space::Shared;
+        pl.owner = &c;
         if (addr > c.shared.size() || bytes > c.shared.size() - addr)
           fault(w, in, lane, fmt::format("shared address 0x{:x} is outside the CTA's {} bytes of shared memory", addr, c.shared.size()));
         pl.p = c.shared.data() + addr;
         return;
+      case StateSpace::SharedCluster: {
+        const std::uint32_t r = rank_of(c, addr);
+        if (r >= cluster_size)
+          fault(w, in, lane, fmt::format("shared::cluster address 0x{:x} names CTA rank {} of a cluster of {}", addr,
+                                         (addr >> kClusterRankShift) - 1, cluster_size));
+        const std::uint64_t offset = addr & ((std::uint64_t{1} << kClusterRankShift) - 1);
+        if (r == c.rank) return locate(c, w, f, in, lane, StateSpace::Shared, offset, bytes, pl);
+        Cta& t = *resident[r];
+        pl.space = Space::Shared;
+        pl.owner = &t;
+        pl.record_addr = offset;
+        pl.recorded = false;  // distributed shared memory: no record (docs/PTX.md "Clusters")
+        pl.remote = true;
+        if (offset > t.shared.size() || bytes > t.shared.size() - offset)
+          fault(w, in, lane, fmt::format("shared address 0x{:x} is outside CTA rank {}'s {} bytes of shared memory", offset, r,
+                                         t.shared.size()));
+        pl.p = t.shared.data() + offset;
+        return;
+      }
       case StateSpace::Local: {
         pl.space = Space::Local;
         if (addr > local_per_thread || bytes > local_per_thread - addr)
@@ -456,10 +598,16 @@ struct Interpreter::Impl {
             const std::array<Place, 32>& places, std::uint32_t mask) {
     constexpr Space kOrder[] = {Space::Global, Space::Shared, Space::Local, Space::Const};
     std::array<std::uint32_t, 5> by_space{};
+    std::uint32_t remote = 0;
     for (std::uint32_t bitsleft = mask; bitsleft; bitsleft &= bitsleft - 1) {
       const int l = std::countr_zero(bitsleft);
       const Place& pl = places[static_cast<std::size_t>(l)];
       if (pl.recorded) by_space[static_cast<std::size_t>(pl.space)] |= 1u << l;
+      remote += pl.remote ? 1u : 0u;
+    }
+    if (remote) {
+      ++remote_shared_instructions;
+      remote_shared_lanes += remote;
     }
     for (Space s : kOrder) {
       const std::uint32_t lanes = by_space[static_cast<std::size_t>(s)];

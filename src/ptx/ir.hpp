@@ -77,16 +77,24 @@ enum class Opcode : std::uint8_t {
   BulkCopy,  // cp.async.bulk: space Shared global -> shared (mbarrier complete_tx), Global shared -> global (bulk_group)
   TensorCopy,  // cp.async.bulk.tensor.{1-5}d .tile: as BulkCopy; vec: the rank; [map, {coordinates}] (Operand::count)
   Wgmma,       // wgmma.mma_async: D (Instruction::fragment), A (descriptor or 4 registers), B descriptor, scale-d, ...
+  Mapa,        // mapa{.shared::cluster}.u32/.u64 d, a, rank: a's offset in CTA `rank`'s shared memory
+  Getctarank,  // getctarank{.shared::cluster}.u32/.u64 d, a: the rank of the CTA whose shared memory a is in
+  BarCluster,  // barrier.cluster.arrive (bar Arrive) / .wait (bar Sync): every thread of the cluster
 };
 
 enum class SpecialReg : std::uint8_t {
   Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid, Clock, Clock64, Globaltimer,
   LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe, DynamicSmemSize, TotalSmemSize,
   ReservedSmem,  // %reserved_smem_offset_{begin,end,cap,0,1}: component 0-2, 3 + n
+  // Thread block clusters (sm_90): %clusterid, %nclusterid, %cluster_ctaid, %cluster_nctaid (x, y, z),
+  // %cluster_ctarank, %cluster_nctarank, %is_explicit_cluster.
+  Clusterid, Nclusterid, ClusterCtaid, ClusterNctaid, ClusterCtarank, ClusterNctarank, IsExplicitCluster,
 };
 
 // Where a state-space qualifier points. Generic: no qualifier (addresses of any window).
-enum class StateSpace : std::uint8_t { Generic, Global, Shared, Local, Const, Param, Reg };
+// SharedCluster: .shared::cluster, the shared memory of every CTA of the cluster (sm_90; the interpreter's addresses:
+// a CTA's own offsets below 2^24, another CTA's (rank + 1) << 24 | offset, as mapa makes them).
+enum class StateSpace : std::uint8_t { Generic, Global, Shared, Local, Const, Param, Reg, SharedCluster };
 
 enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 enum class BoolOp : std::uint8_t { None, And, Or, Xor };
@@ -198,6 +206,8 @@ struct Register {
 struct Function {
   std::string name;
   bool is_kernel = false;
+  std::array<std::uint32_t, 3> cluster{{0, 0, 0}};  // .reqnctapercluster (0: none)
+  bool explicit_cluster = false;                    // .explicitcluster
   bool is_extern = false;          // declared only (vprintf, ...)
   std::vector<std::int32_t> params;       // symbols of the formal parameters, in order
   std::vector<std::int32_t> returns;      // symbols of the return parameters

@@ -72,6 +72,7 @@ std::optional<Number> parse_number(std::string_view w) {
 std::optional<StateSpace> parse_space(std::string_view s) {
   if (s == "global") return StateSpace::Global;
   if (s == "shared" || s == "shared::cta") return StateSpace::Shared;
+  if (s == "shared::cluster") return StateSpace::SharedCluster;
   if (s == "local") return StateSpace::Local;
   if (s == "const") return StateSpace::Const;
   if (s == "param" || s == "param::entry" || s == "param::func") return StateSpace::Param;
@@ -98,7 +99,9 @@ std::optional<SpecialReg> parse_special(std::string_view name, std::uint8_t& com
     else if (c == "y") component = 1;
     else if (c == "z") component = 2;
     else return std::nullopt;
-    if (base != "%tid" && base != "%ntid" && base != "%ctaid" && base != "%nctaid") return std::nullopt;
+    if (base != "%tid" && base != "%ntid" && base != "%ctaid" && base != "%nctaid" && base != "%clusterid" &&
+        base != "%nclusterid" && base != "%cluster_ctaid" && base != "%cluster_nctaid")
+      return std::nullopt;
   }
   static const std::unordered_map<std::string_view, SpecialReg> kSpecial = {
       {"%tid", SpecialReg::Tid},
@@ -120,7 +123,14 @@ std::optional<SpecialReg> parse_special(std::string_view name, std::uint8_t& com
       {"%lanemask_gt", SpecialReg::LanemaskGt},
       {"%lanemask_ge", SpecialReg::LanemaskGe},
       {"%dynamic_smem_size", SpecialReg::DynamicSmemSize},
-      {"%total_smem_size", SpecialReg::TotalSmemSize}};
+      {"%total_smem_size", SpecialReg::TotalSmemSize},
+      {"%clusterid", SpecialReg::Clusterid},
+      {"%nclusterid", SpecialReg::Nclusterid},
+      {"%cluster_ctaid", SpecialReg::ClusterCtaid},
+      {"%cluster_nctaid", SpecialReg::ClusterNctaid},
+      {"%cluster_ctarank", SpecialReg::ClusterCtarank},
+      {"%cluster_nctarank", SpecialReg::ClusterNctarank},
+      {"%is_explicit_cluster", SpecialReg::IsExplicitCluster}};
   auto it = kSpecial.find(base);
   if (it == kSpecial.end()) return std::nullopt;
   return it->second;
@@ -155,7 +165,7 @@ int dest_count(const Instruction& in) {
   switch (in.op) {
     case Opcode::St: case Opcode::Red: case Opcode::CpAsync: case Opcode::BulkCopy: case Opcode::TensorCopy: case Opcode::Stmatrix: case Opcode::WmmaStore: case Opcode::Bra:
     case Opcode::Ret: case Opcode::Exit: case Opcode::Nop:
-    case Opcode::Trap: case Opcode::BarWarp: case Opcode::Call: case Opcode::Unsupported:
+    case Opcode::Trap: case Opcode::BarWarp: case Opcode::Call: case Opcode::Unsupported: case Opcode::BarCluster:
       return 0;
     case Opcode::Bar:
       return in.bar == BarMode::Sync || in.bar == BarMode::Arrive ? 0 : 1;
@@ -195,6 +205,7 @@ Type source_type(const Instruction& in, std::size_t i, int dests) {
     case Opcode::WmmaLoad: case Opcode::WmmaStore: return Type::U32;  // the stride (the fragments are vectors)
     case Opcode::BulkCopy: return Type::U32;  // the byte count
     case Opcode::Wgmma: return s <= 1 ? Type::B64 : s == 2 ? Type::Pred : Type::S32;  // descriptors, scale-d, imm-*
+    case Opcode::Mapa: return s == 1 ? Type::U32 : in.type;  // the address, then the rank
     case Opcode::Fns: return s == 2 ? Type::S32 : Type::U32;  // mask, base, then a signed offset
     case Opcode::Mbarrier:  // a state token is 64 bits; counts, transaction bytes and parities 32
       return (in.mbar == MbarOp::PendingCount || ((in.mbar == MbarOp::TestWait || in.mbar == MbarOp::TryWait) && !in.mbar_parity && s == 1))
@@ -511,12 +522,25 @@ class Parser {
     f.name = std::string(word("a function name"));
     std::vector<std::int32_t> params;
     if (is_punct('(')) params = param_list(static_cast<std::int32_t>(index), f);
-    // Performance directives and attributes up to the body.
+    // Performance directives and attributes up to the body; the cluster's shape is kept.
     while (!at_end() && !is_punct('{') && !is_punct(';')) {
       if (is_word(".pragma")) {
         skip_to_semicolon();
         continue;
       }
+      if (is_word(".reqnctapercluster")) {
+        take();
+        for (int d = 0; d < 3; ++d) {
+          const auto n = integer("a cluster dimension");
+          if (n == 0 || n > 32) fail(fmt::format(".reqnctapercluster: a dimension of {} (1 to 32)", n));
+          f.cluster[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(n);
+          if (!is_punct(',')) break;
+          take();
+        }
+        for (auto& d : f.cluster) d = d == 0 ? 1 : d;
+        continue;
+      }
+      if (is_word(".explicitcluster")) f.explicit_cluster = true;
       take();
     }
     f.params = params;
@@ -829,6 +853,32 @@ class Parser {
       decode_wgmma(in, parts);
       return;
     }
+    if (parts[0] == "barrier" && std::find(parts.begin(), parts.end(), "cluster") != parts.end()) {
+      // barrier.cluster.arrive{.release,.relaxed}{.aligned} / barrier.cluster.wait{.acquire}{.aligned}
+      in.op = Opcode::BarCluster;
+      bool arrive = false, wait = false;
+      for (std::size_t k = 1; k < parts.size(); ++k) {
+        const std::string_view x = parts[k];
+        if (x == "arrive") arrive = true;
+        else if (x == "wait") wait = true;
+        else if (x != "cluster" && x != "aligned" && x != "release" && x != "relaxed" && x != "acquire") in.op = Opcode::Unsupported;
+      }
+      if (arrive == wait) in.op = Opcode::Unsupported;
+      in.bar = arrive ? BarMode::Arrive : BarMode::Sync;
+      return;
+    }
+    if (parts[0] == "mapa" || parts[0] == "getctarank") {
+      // mapa{.shared::cluster}.u32/.u64 d, a, rank; getctarank{.shared::cluster}.u32/.u64 d, a
+      in.op = parts[0] == "mapa" ? Opcode::Mapa : Opcode::Getctarank;
+      for (std::size_t k = 1; k < parts.size(); ++k) {
+        if (parts[k] == "shared::cluster") in.space = StateSpace::SharedCluster;
+        else if (parts[k] == "u32" || parts[k] == "b32") in.type = Type::U32;
+        else if (parts[k] == "u64" || parts[k] == "b64") in.type = Type::U64;
+        else in.op = Opcode::Unsupported;
+      }
+      if (in.type == Type::None) in.op = Opcode::Unsupported;
+      return;
+    }
     auto it = table.find(parts[0]);
     if (it == table.end()) {
       in.op = Opcode::Unsupported;
@@ -871,10 +921,6 @@ class Parser {
       }
       if (auto s = parse_space(x)) {
         in.space = *s;
-        continue;
-      }
-      if (x == "shared::cluster") {
-        unsupported = true;
         continue;
       }
       if (in.op == Opcode::Ld || in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red) {
@@ -1069,8 +1115,9 @@ class Parser {
       if (x == "parity") in.mbar_parity = true;
       else if (x == "b64") b64 = true;
       else if (x == "shared" || x == "shared::cta") in.space = StateSpace::Shared;
+      else if (x == "shared::cluster") in.space = StateSpace::SharedCluster;  // another CTA's object (a remote arrive)
       else if (x == "relaxed" || x == "release" || x == "acquire" || x == "cta" || x == "cluster" || x == "noComplete") continue;
-      else ok = false;  // .shared::cluster, unknown qualifiers
+      else ok = false;  // unknown qualifiers
     }
     if (in.mbar_parity && in.mbar != MbarOp::TestWait && in.mbar != MbarOp::TryWait) ok = false;
     in.type = Type::B64;
@@ -1652,6 +1699,8 @@ class Parser {
         need(2);
         break;
       case Opcode::Activemask: need(1); break;
+      case Opcode::Mapa: need(3); break;
+      case Opcode::Getctarank: need(2); break;
       case Opcode::Elect:
         need(3);
         if (!in.pair_dest) fail_at(path_, in.ptx_line, fmt::format("'{}': expected d|p, membermask", in.text));

@@ -5,6 +5,7 @@
 // The copies that would complete transactions finish at once here, so a wait fails only while other
 // threads have yet to arrive: the warp then yields, and a CTA whose warps all wait with nothing changing
 // is a deadlock, reported as an error rather than spun until --max-instructions.
+// An mbarrier of another CTA of the cluster is reached through a .shared::cluster address (mapa): remote arrives.
 // None of this makes a memory record: the H100 runs these as SYNCS / ARRIVES instructions, which Nsight
 // Compute counts as no shared-memory access (validation/h100/barrier_probe: mbar_wait, every mode).
 #include "ptx/interpreter_impl.hpp"
@@ -57,23 +58,24 @@ void Interpreter::Impl::mbarrier_op(Cta& c, Warp& w, Frame& f, const Instruction
     locate(c, w, f, in, l, in.space, address_of(f, addr, l), 8, pl);
     if (pl.space != Space::Shared) fault(w, in, l, fmt::format("the mbarrier object at 0x{:x} is not in shared memory", pl.record_addr));
     const std::uint64_t key = pl.record_addr;
+    Cta& t = *pl.owner;  // this CTA, or another of the cluster (a remote arrive through .shared::cluster)
     if (in.mbar == MbarOp::Init) {
       const std::uint64_t count = source(0, l, 0);
       if (count < 1 || count > kMaxCount) fault(w, in, l, fmt::format("an mbarrier count of {} (1 to {})", count, kMaxCount));
-      c.mbarriers[key] = MBarrier{0, static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(count), 0};
-      ++c.mbar_changes;
+      t.mbarriers[key] = MBarrier{0, static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(count), 0};
+      ++t.mbar_changes;
       continue;
     }
-    MBarrier& b = mbarrier_at(c, w, in, l, key);
+    MBarrier& b = mbarrier_at(t, w, in, l, key);
     switch (in.mbar) {
       case MbarOp::Inval:
-        c.mbarriers.erase(key);
-        ++c.mbar_changes;
+        t.mbarriers.erase(key);
+        ++t.mbar_changes;
         break;
       case MbarOp::ExpectTx: case MbarOp::CompleteTx: {
         const auto bytes = static_cast<std::int64_t>(source(0, l, 0) & 0xffffffffu);
         b.tx += in.mbar == MbarOp::ExpectTx ? bytes : -bytes;
-        complete_if_done(c, b);
+        complete_if_done(t, b);
         break;
       }
       case MbarOp::Arrive: case MbarOp::ArriveDrop: case MbarOp::CpAsyncArrive: {
@@ -93,7 +95,7 @@ void Interpreter::Impl::mbarrier_op(Cta& c, Warp& w, Frame& f, const Instruction
         }
         b.pending -= static_cast<std::uint32_t>(count);
         if (dests == 1) set(f, in.operands[0].reg, l, token);
-        complete_if_done(c, b);
+        complete_if_done(t, b);
         break;
       }
       case MbarOp::TestWait: case MbarOp::TryWait: {
