@@ -34,6 +34,7 @@ struct PtxLaunch {
   std::string kernel;  // the PTX (mangled) name, or the name before '(' of the demangled one
   Dim3 grid, block;
   std::uint32_t dynamic_shared = 0;
+  Dim3 cluster{0, 0, 0};  // cluster=(X,Y,Z) (cudaLaunchAttributeClusterDimension); count 0: the kernel's own shape
   // One per kernel parameter: a buffer name with an optional byte offset ("in", "in+64"), an
   // integer ("1024", "-1", "0x10") or, for .f32/.f64 parameters, a decimal number ("0.5").
   std::vector<std::string> args;

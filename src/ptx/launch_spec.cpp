@@ -146,20 +146,31 @@ PtxLaunch parse_ptx_launch(std::string_view text) {
   const auto open = text.find("<<<");
   const auto close = text.find(">>>");
   auto fail = [&](const std::string& why) -> PtxLaunch {
-    throw InputError(fmt::format("--launch '{}': {} (expected KERNEL<<<GRID, BLOCK[, SHARED]>>>(ARG, ...))", text, why));
+    throw InputError(fmt::format("--launch '{}': {} (expected KERNEL<<<GRID, BLOCK[, SHARED][, cluster=(X,Y,Z)]>>>(ARG, ...))", text, why));
   };
   if (open == std::string_view::npos || close == std::string_view::npos || close < open) return fail("no <<<...>>>");
   l.kernel = std::string(trim(text.substr(0, open)));
   if (l.kernel.empty()) return fail("no kernel name");
   const auto config = split_top(text.substr(open + 3, close - open - 3));
-  if (config.size() < 2 || config.size() > 3) return fail("give a grid and a block, and optionally the dynamic shared memory size");
+  if (config.size() < 2 || config.size() > 4)
+    return fail("give a grid and a block, and optionally the dynamic shared memory size and the cluster shape");
   l.grid = parse_dim(config[0], "grid", text);
   l.block = parse_dim(config[1], "block", text);
   if (l.block.count() > 1024) return fail(fmt::format("a block of {} threads (at most 1024)", l.block.count()));
-  if (config.size() == 3) {
-    const auto shared = parse_u64(config[2]);
-    if (!shared || *shared > (1u << 20)) return fail(fmt::format("dynamic shared memory '{}': expected bytes, e.g. 4096 or 48K", config[2]));
+  bool shared_given = false;
+  for (std::size_t i = 2; i < config.size(); ++i) {
+    const std::string_view c = trim(config[i]);
+    if (c.starts_with("cluster=")) {
+      if (l.cluster.count() > 0) return fail("two cluster shapes");
+      l.cluster = parse_dim(c.substr(8), "cluster", text);
+      if (l.cluster.count() == 0 || l.cluster.count() > 16) return fail(fmt::format("a cluster of {} CTAs (1 to 16)", l.cluster.count()));
+      continue;
+    }
+    const auto shared = parse_u64(c);
+    if (shared_given || !shared || *shared > (1u << 20))
+      return fail(fmt::format("dynamic shared memory '{}': expected bytes, e.g. 4096 or 48K", c));
     l.dynamic_shared = static_cast<std::uint32_t>(*shared);
+    shared_given = true;
   }
   std::string_view args = trim(text.substr(close + 3));
   if (args.empty()) return fail("no argument list (write () for a kernel without parameters)");

@@ -280,6 +280,7 @@ class PtxRunSource : public TraceSource {
     lp.grid = p.launch.grid;
     lp.block = p.launch.block;
     lp.dynamic_shared = p.launch.dynamic_shared;
+    lp.cluster = p.launch.cluster;
     lp.params = p.params;
     lp.kernel_id = static_cast<std::uint32_t>(i);
     lp.max_warp_instructions = options_.max_warp_instructions;

@@ -130,8 +130,14 @@ TEST(PtxRun, LaunchAndBufferSyntax) {
   EXPECT_EQ(l.dynamic_shared, 48u * 1024u);
   EXPECT_EQ(l.args, (std::vector<std::string>{"a+16", "7", "-1"}));
   EXPECT_TRUE(parse_ptx_launch("k<<<1,1>>>()").args.empty());
+  EXPECT_EQ(l.cluster.count(), 0u);  // the kernel's own cluster shape, if any
+  // A cluster shape, as cudaLaunchKernelEx's cluster attribute gives it, with or without the shared memory size.
+  EXPECT_EQ(parse_ptx_launch("k<<<(4,2), 128, 1K, cluster=(2,2)>>>()").cluster, (Dim3{2, 2, 1}));
+  EXPECT_EQ(parse_ptx_launch("k<<<4, 128, cluster=2>>>()").cluster, (Dim3{2, 1, 1}));
+  EXPECT_EQ(parse_ptx_launch("k<<<4, 128, cluster=2>>>()").dynamic_shared, 0u);
   for (const char* bad : {"k<<<1>>>()", "k<<<0,1>>>()", "k<<<1,1>>>", "k<<<1,1>>>(a,)", "<<<1,1>>>()", "k<<<1,(1,2,3,4)>>>()",
-                          "k<<<1,1,2M>>>()", "k<<<1,2 3>>>()"})
+                          "k<<<1,1,2M>>>()", "k<<<1,2 3>>>()", "k<<<4,1,cluster=(4,4,2)>>>()", "k<<<4,1,cluster=0>>>()",
+                          "k<<<4,1,cluster=2,cluster=2>>>()", "k<<<4,1,16,32>>>()"})
     EXPECT_THROW(parse_ptx_launch(bad), InputError) << bad;
   const PtxBuffer b = parse_ptx_buffer("idx=1M:index:4096:7");
   EXPECT_EQ(b.bytes, 1u << 20);
