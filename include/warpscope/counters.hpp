@@ -38,6 +38,10 @@ struct Counters {
   // wgmma (HGMMA, 9.0+): the tensor cores' reads of shared-memory operands (types.hpp Op::GmmaRead), apart from
   // every LSU count; Nsight Compute's op_gmma wavefronts and its SASS-level op_shared_gmma instructions.
   SharedTraffic shared_gmma;
+  // Distributed shared memory (9.0+ clusters): accesses to another CTA's shared memory, counted as the L1's t-stage
+  // counts global ones (requests, 128-byte lines as transactions, 32-byte sectors) in Nsight Compute's dshared
+  // metrics; no cache, no L2 (validation/h100/cluster_probe).
+  L1Traffic dshared_ld, dshared_st, dshared_atom;
   // cp.async (LDGSTS) on 8.0+, through L1 (ca) and bypassing it (cg): the global reads (requests, sectors,
   // hits; Nsight Compute's l1tex__t_*_global_op_ld include them, its op_global_ld instructions do not) and
   // the shared writes. An LDGSTS counts its instruction with its global read, or with its shared write where

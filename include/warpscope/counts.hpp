@@ -14,6 +14,7 @@ enum class MemoryPath : std::uint8_t {
   ReadOnly,      // read-only data / texture cache (ld.global.nc, __ldg)
   Shared,        // shared-memory banks
   Constant,      // constant cache
+  DShared,       // another CTA's shared memory over the crossbar (9.0+ clusters): sectors as for global, no cache
 };
 std::string_view to_string(MemoryPath p);
 

@@ -11,7 +11,11 @@ namespace warpscope {
 
 inline constexpr int kWarpSize = 32;
 
-enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture };
+// DShared: distributed shared memory (9.0+ clusters), another CTA's shared memory, addresses its offsets. The H100
+// counts such an access as a dshared request of the L1's t-stage with the 32-byte sectors its lanes touch, as a
+// global access, and sends it over the crossbar (validation/h100/cluster_probe). A CTA's own shared memory, however
+// addressed, is Shared.
+enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture, DShared };
 // LoadMatrix / StoreMatrix: ldmatrix / stmatrix (SASS LDSM / STSM, 7.5+ / 9.0+), shared memory only,
 // 16 bytes per lane: lanes 8m..8m+7 give the row addresses of 8x8 matrix m, so the active lanes are the
 // first 8, 16 or 32 (.x1, .x2, .x4) whatever the warp's mask (docs/PTX.md; validation/h100/matrix_probe).

@@ -15,9 +15,9 @@ std::optional<E> lookup(const std::array<std::pair<std::string_view, E>, N>& tab
   return std::nullopt;
 }
 
-constexpr std::array<std::pair<std::string_view, Space>, 6> kSpaces{{
+constexpr std::array<std::pair<std::string_view, Space>, 7> kSpaces{{
     {"global", Space::Global}, {"local", Space::Local}, {"shared", Space::Shared},
-    {"const", Space::Const}, {"constant", Space::Const}, {"texture", Space::Texture}}};
+    {"const", Space::Const}, {"constant", Space::Const}, {"texture", Space::Texture}, {"dshared", Space::DShared}}};
 constexpr std::array<std::pair<std::string_view, Op>, 12> kOps{{
     {"ld", Op::Load}, {"load", Op::Load}, {"st", Op::Store}, {"store", Op::Store},
     {"atom", Op::Atomic}, {"red", Op::Reduction}, {"ldsm", Op::LoadMatrix}, {"stsm", Op::StoreMatrix},
@@ -48,6 +48,7 @@ std::string_view to_string(Space s) {
     case Space::Shared: return "shared";
     case Space::Const: return "const";
     case Space::Texture: return "texture";
+    case Space::DShared: return "dshared";
   }
   return "?";
 }
@@ -91,6 +92,7 @@ std::string_view to_string(MemoryPath p) {
     case MemoryPath::ReadOnly: return "read-only";
     case MemoryPath::Shared: return "shared";
     case MemoryPath::Constant: return "constant";
+    case MemoryPath::DShared: return "distributed shared";
   }
   return "?";
 }

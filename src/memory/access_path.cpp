@@ -508,6 +508,10 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
       }
       d.shared = SharedTraffic{1, c.wavefronts, c.ideal_wavefronts, c.bank_conflicts};
       break;
+    case MemoryPath::DShared:
+      d.kind = rec.op == Op::Load ? Kind::DSharedLd : rec.op == Op::Store ? Kind::DSharedSt : Kind::DSharedAtom;
+      d.l1 = L1Traffic{1, c.requests, c.transactions, c.sectors, 0, c.bytes_needed, c.bytes_moved};
+      break;
     case MemoryPath::Constant:
       d.kind = Kind::Const;
       d.const_serialization = c.serialization;

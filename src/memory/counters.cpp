@@ -33,6 +33,9 @@ void Counters::add(const Counters& o) {
   shared_ldsm.add(o.shared_ldsm);
   shared_stsm.add(o.shared_stsm);
   shared_gmma.add(o.shared_gmma);
+  dshared_ld.add(o.dshared_ld);
+  dshared_st.add(o.dshared_st);
+  dshared_atom.add(o.dshared_atom);
   global_ldgsts.add(o.global_ldgsts);
   global_ldgsts_bypass.add(o.global_ldgsts_bypass);
   shared_ldgsts.add(o.shared_ldgsts);

@@ -40,6 +40,9 @@ void apply(Counters& c, const Delta& d) {
     case Kind::SharedLdsm: c.shared_ldsm.add(d.shared); return;
     case Kind::SharedStsm: c.shared_stsm.add(d.shared); return;
     case Kind::SharedGmma: c.shared_gmma.add(d.shared); return;
+    case Kind::DSharedLd: c.dshared_ld.add(d.l1); return;
+    case Kind::DSharedSt: c.dshared_st.add(d.l1); return;
+    case Kind::DSharedAtom: c.dshared_atom.add(d.l1); return;
     case Kind::SharedLdgsts: c.shared_ldgsts.add(d.shared); return;
     case Kind::SharedLdgstsBypass: c.shared_ldgsts_bypass.add(d.shared); return;
     case Kind::Const:

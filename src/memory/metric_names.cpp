@@ -149,6 +149,25 @@ constexpr auto B = MetricScope::BulkCopy;
   {key ".wavefronts_per_request", "", "", "", "wavefronts/request", "wavefronts per instruction", A,                   \
    &sh_per_request<s>, true}
 
+// Distributed shared memory (9.0+): the t-stage's counts of global memory under dshared names, and the sectors the
+// crossbar carries (validation/h100/cluster_probe).
+#define WS_DSHARED_ROWS(key, k, op)                                                                                      \
+  {key ".instructions", "smsp__sass_inst_executed_op_dshared_" op ".sum", "", "", "instructions",                      \
+   "warp-level instructions reaching another CTA's shared memory", A, &instructions<k>, true},                          \
+  {key ".requests", "l1tex__t_requests_pipe_lsu_mem_dshared_op_" op ".sum", "", "", "requests",                         \
+   "requests to the L1's tag stage", A, &requests<k>, true},                                                            \
+  {key ".transactions", "l1tex__t_set_accesses_pipe_lsu_mem_dshared_op_" op ".sum", "", "", "transactions",            \
+   "128 B lines per request", A, &transactions<k>, true},                                                               \
+  {key ".sectors", "l1tex__t_sectors_pipe_lsu_mem_dshared_op_" op ".sum", "", "", "sectors", "32 B sectors requested", \
+   A, &sectors<k>, true},                                                                                               \
+  {key ".xbar_sectors", "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_" op ".sum", "", "", "sectors",               \
+   "sectors back over the crossbar (the same sectors)", A, &sectors<k>, true},                                         \
+  {key ".bytes_needed", "", "", "", "bytes", "distinct bytes the active lanes used", A, &needed<k>, true},             \
+  {key ".sectors_per_request", "l1tex__average_t_sectors_per_request_pipe_lsu_mem_dshared_op_" op ".ratio", "", "",    \
+   "sectors/request", "sectors per request", A, &sectors_per_request<k>, true},                                        \
+  {key ".efficiency", "", "", "", "%", "bytes used / bytes moved", A, &efficiency<k>, true},                           \
+  {key ".bytes_wasted", "", "", "", "bytes", "bytes moved but not used", A, &wasted<k>, true}
+
 // The base names (no rollup suffix) of this table that ncu 2025.3.1 lists for
 // gh100 (reference/ncu_gh100_memory_metrics.txt) or that validation/h100/cache
 // collected (l1tex__t_set_accesses_pipe_lsu_mem_global_op_st).
@@ -193,6 +212,25 @@ constexpr std::string_view kMeasuredNames[] = {
     "smsp__inst_executed_op_shared_stsm",
     "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm",
     "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm",
+    // distributed shared memory: validation/h100/cluster_probe
+    "smsp__sass_inst_executed_op_dshared_ld",
+    "smsp__sass_inst_executed_op_dshared_st",
+    "smsp__sass_inst_executed_op_dshared_atom",
+    "l1tex__t_requests_pipe_lsu_mem_dshared_op_ld",
+    "l1tex__t_requests_pipe_lsu_mem_dshared_op_st",
+    "l1tex__t_requests_pipe_lsu_mem_dshared_op_atom",
+    "l1tex__t_set_accesses_pipe_lsu_mem_dshared_op_ld",
+    "l1tex__t_set_accesses_pipe_lsu_mem_dshared_op_st",
+    "l1tex__t_set_accesses_pipe_lsu_mem_dshared_op_atom",
+    "l1tex__t_sectors_pipe_lsu_mem_dshared_op_ld",
+    "l1tex__t_sectors_pipe_lsu_mem_dshared_op_st",
+    "l1tex__t_sectors_pipe_lsu_mem_dshared_op_atom",
+    "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_ld",
+    "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_st",
+    "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_atom",
+    "l1tex__average_t_sectors_per_request_pipe_lsu_mem_dshared_op_ld",
+    "l1tex__average_t_sectors_per_request_pipe_lsu_mem_dshared_op_st",
+    "l1tex__average_t_sectors_per_request_pipe_lsu_mem_dshared_op_atom",
     // wgmma (HGMMA): validation/h100/wgmma_probe
     "smsp__sass_inst_executed_op_shared_gmma",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma",
@@ -290,6 +328,9 @@ const std::vector<MetricName>& table() {
       WS_MATRIX_ROWS("ldsm", &Counters::shared_ldsm, "smsp__inst_executed_op_ldsm.sum", "ldsm", "ldmatrix (LDSM)"),
       WS_MATRIX_ROWS("stsm", &Counters::shared_stsm, "smsp__inst_executed_op_shared_stsm.sum", "stsm",
                      "stmatrix (STSM)"),
+      WS_DSHARED_ROWS("dshared_ld", &Counters::dshared_ld, "ld"),
+      WS_DSHARED_ROWS("dshared_st", &Counters::dshared_st, "st"),
+      WS_DSHARED_ROWS("dshared_atom", &Counters::dshared_atom, "atom"),
       // wgmma.mma_async (HGMMA, 9.0+): the tensor cores' shared-memory operand reads (validation/h100/wgmma_probe).
       {"gmma.instructions", "smsp__sass_inst_executed_op_shared_gmma.sum", "", "", "instructions",
        "warp-level wgmma instructions (HGMMA): each warp of the warpgroup counts it", A, &sh_instructions<&Counters::shared_gmma>,

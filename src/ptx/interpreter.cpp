@@ -253,8 +253,6 @@ std::uint64_t Interpreter::local_bytes_per_thread() const { return impl_->local_
 std::uint64_t Interpreter::warp_instructions() const { return impl_->warp_insts; }
 std::uint64_t Interpreter::thread_instructions() const { return impl_->thread_insts; }
 std::uint64_t Interpreter::ctas_started() const { return impl_->next_cta; }
-std::uint64_t Interpreter::remote_shared_instructions() const { return impl_->remote_shared_instructions; }
-std::uint64_t Interpreter::remote_shared_lanes() const { return impl_->remote_shared_lanes; }
 
 std::map<std::uint64_t, SourceLocation> Interpreter::lines() const {
   std::map<std::uint64_t, SourceLocation> out;

@@ -66,10 +66,6 @@ class Interpreter {
   std::uint64_t warp_instructions() const;
   std::uint64_t thread_instructions() const;
   std::uint64_t ctas_started() const;  // for progress
-  // Warp instructions with lanes in another CTA's shared memory (distributed shared memory), and those lanes: run,
-  // not recorded.
-  std::uint64_t remote_shared_instructions() const;
-  std::uint64_t remote_shared_lanes() const;
   // PC -> source line of every instruction the launch can execute (.loc, or the PTX line).
   std::map<std::uint64_t, SourceLocation> lines() const;
   // PC -> operation of every atom and red the launch can execute (KernelInfo::atomics).

@@ -114,7 +114,6 @@ struct Interpreter::Impl {
   std::vector<std::unique_ptr<Cta>> resident;  // the running cluster's CTAs, by rank
   std::uint64_t cluster_phase = 0;             // barrier.cluster phases completed
   Cta* cta = nullptr;                          // the CTA whose warp runs (for messages)
-  std::uint64_t remote_shared_instructions = 0, remote_shared_lanes = 0;  // accesses to other CTAs' shared memory
   std::uint64_t warp_insts = 0, thread_insts = 0;
   std::vector<WarpAccess>* out = nullptr;
 
@@ -485,8 +484,7 @@ struct Interpreter::Impl {
     std::uint64_t record_addr = 0;
     Space space = Space::Global;
     bool recorded = true;  // param reads are not memory traffic
-    bool remote = false;   // in another CTA's shared memory (distributed shared memory): not recorded
-    Cta* owner = nullptr;  // shared: the CTA whose shared memory it is
+    Cta* owner = nullptr;  // shared and distributed shared: the CTA whose shared memory it is
   };
 
   // A .shared::cluster address (ir.hpp StateSpace::SharedCluster): a CTA's own offsets are below 2^24; mapa makes
@@ -539,11 +537,9 @@ struct Interpreter::Impl {
         const std::uint64_t offset = addr & ((std::uint64_t{1} << kClusterRankShift) - 1);
         if (r == c.rank) return locate(c, w, f, in, lane, StateSpace::Shared, offset, bytes, pl);
         Cta& t = *resident[r];
-        pl.space = Space::Shared;
+        pl.space = Space::DShared;  // distributed shared memory, at its offset in the other CTA (types.hpp)
         pl.owner = &t;
         pl.record_addr = offset;
-        pl.recorded = false;  // distributed shared memory: no record (docs/PTX.md "Clusters")
-        pl.remote = true;
         if (offset > t.shared.size() || bytes > t.shared.size() - offset)
           fault(w, in, lane, fmt::format("shared address 0x{:x} is outside CTA rank {}'s {} bytes of shared memory", offset, r,
                                          t.shared.size()));
@@ -596,18 +592,12 @@ struct Interpreter::Impl {
   // One record per state space the active lanes touched.
   void emit(const Cta& c, const Warp& w, const Frame& f, std::uint32_t pc, const Instruction& in, Op op, std::uint8_t size,
             const std::array<Place, 32>& places, std::uint32_t mask) {
-    constexpr Space kOrder[] = {Space::Global, Space::Shared, Space::Local, Space::Const};
-    std::array<std::uint32_t, 5> by_space{};
-    std::uint32_t remote = 0;
+    constexpr Space kOrder[] = {Space::Global, Space::Shared, Space::DShared, Space::Local, Space::Const};
+    std::array<std::uint32_t, 6> by_space{};
     for (std::uint32_t bitsleft = mask; bitsleft; bitsleft &= bitsleft - 1) {
       const int l = std::countr_zero(bitsleft);
       const Place& pl = places[static_cast<std::size_t>(l)];
       if (pl.recorded) by_space[static_cast<std::size_t>(pl.space)] |= 1u << l;
-      remote += pl.remote ? 1u : 0u;
-    }
-    if (remote) {
-      ++remote_shared_instructions;
-      remote_shared_lanes += remote;
     }
     for (Space s : kOrder) {
       const std::uint32_t lanes = by_space[static_cast<std::size_t>(s)];

@@ -244,8 +244,6 @@ class PtxRunSource : public TraceSource {
       if (!current_->run(buf_, 4096)) {
         warp_insts_ += current_->warp_instructions();
         thread_insts_ += current_->thread_instructions();
-        remote_insts_ += current_->remote_shared_instructions();
-        remote_lanes_ += current_->remote_shared_lanes();
         done_ctas_ += prepared_[next_launch_ - 1].launch.grid.count();
         current_.reset();
       }
@@ -314,14 +312,9 @@ class PtxRunSource : public TraceSource {
     if (!note_.empty()) return;
     // The memory instructions of a wmma load or store are ptxas's for sm_80 and later (validation/h100/
     // wmma_probe); sm_75's differ (HMMA.1688, LDSM.x2), and that is worth saying where they ran.
-    // Distributed shared memory runs, but no measurement says yet what the hardware counts for it: say so.
-    note_ = fmt::format("PTX interpreter: {} launches, {} warp instructions ({} thread instructions){}{}", prepared_.size(),
+    note_ = fmt::format("PTX interpreter: {} launches, {} warp instructions ({} thread instructions){}", prepared_.size(),
                         warp_insts_, thread_insts_,
-                        wmma_ ? "; wmma loads and stores issue the memory instructions ptxas makes for sm_80 and later" : "",
-                        remote_insts_ == 0 ? std::string()
-                                           : fmt::format("; {} warp instructions ({} lanes) reached other CTAs' shared memory "
-                                                         "(distributed shared memory): run, not in the records",
-                                                         remote_insts_, remote_lanes_));
+                        wmma_ ? "; wmma loads and stores issue the memory instructions ptxas makes for sm_80 and later" : "");
   }
 
   Module module_;
@@ -335,7 +328,6 @@ class PtxRunSource : public TraceSource {
   std::vector<KernelInfo> kernels_;
   bool wmma_ = false;  // a launched kernel moves wmma fragments
   std::uint64_t records_ = 0, warp_insts_ = 0, thread_insts_ = 0, total_ctas_ = 0, done_ctas_ = 0;
-  std::uint64_t remote_insts_ = 0, remote_lanes_ = 0;
   std::string note_;
 };
 

@@ -235,14 +235,14 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
       }
       case Opcode::Cvta:  // a window offset to a generic address
         r = src(1, l);
-        if (in.space == StateSpace::Shared) r += kSharedWindow;
+        if (in.space == StateSpace::Shared || in.space == StateSpace::SharedCluster) r += kSharedWindow;
         else if (in.space == StateSpace::Local) r += kLocalWindow;
         else if (in.space == StateSpace::Const) r += kConstWindow;
         else if (in.space == StateSpace::Param) r += kParamWindow;
         break;
       case Opcode::CvtaTo:
         r = src(1, l);
-        if (in.space == StateSpace::Shared) r -= kSharedWindow;
+        if (in.space == StateSpace::Shared || in.space == StateSpace::SharedCluster) r -= kSharedWindow;
         else if (in.space == StateSpace::Local) r -= kLocalWindow;
         else if (in.space == StateSpace::Const) r -= kConstWindow;
         else if (in.space == StateSpace::Param) r -= kParamWindow;
@@ -253,7 +253,7 @@ void Interpreter::Impl::alu_op(Cta& c, Warp& w, Frame& f, const Instruction& in,
         const bool sh = a >= kSharedWindow && a - kSharedWindow < kWindowSize;
         const bool lo = a >= kLocalWindow && a - kLocalWindow < kWindowSize;
         const bool co = a >= kConstWindow && a - kConstWindow < kWindowSize;
-        if (in.space == StateSpace::Shared) r = sh;
+        if (in.space == StateSpace::Shared || in.space == StateSpace::SharedCluster) r = sh;
         else if (in.space == StateSpace::Local) r = lo;
         else if (in.space == StateSpace::Const) r = co;
         else r = !sh && !lo && !co;

@@ -56,7 +56,7 @@ void Interpreter::Impl::mbarrier_op(Cta& c, Warp& w, Frame& f, const Instruction
     const int l = std::countr_zero(bits);
     Place pl;
     locate(c, w, f, in, l, in.space, address_of(f, addr, l), 8, pl);
-    if (pl.space != Space::Shared) fault(w, in, l, fmt::format("the mbarrier object at 0x{:x} is not in shared memory", pl.record_addr));
+    if (pl.space != Space::Shared && pl.space != Space::DShared) fault(w, in, l, fmt::format("the mbarrier object at 0x{:x} is not in shared memory", pl.record_addr));
     const std::uint64_t key = pl.record_addr;
     Cta& t = *pl.owner;  // this CTA, or another of the cluster (a remote arrive through .shared::cluster)
     if (in.mbar == MbarOp::Init) {

@@ -61,6 +61,13 @@ InstructionCounts rules::analyze_at_addresses(const WarpAccess& a, const ArchSpe
       c.path = MemoryPath::Constant;
       rules::constant_cache(a, arch, c);
       return c;
+    case Space::DShared:
+      // Another CTA's shared memory: the L1's t-stage counts it as a global access's requests, 128-byte lines and
+      // 32-byte sectors (validation/h100/cluster_probe: 7 load and 2 store patterns exact), then the crossbar.
+      c.applies |= InstructionCounts::kBytes;
+      rules::cached_global(a, arch, MemoryPath::L1, c);
+      c.path = MemoryPath::DShared;
+      return c;
     case Space::Global:
     case Space::Local:
     case Space::Texture:

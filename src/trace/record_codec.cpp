@@ -161,7 +161,7 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   if (tag & kTagType) {
     if (end_ - p_ < 2) return fail("the chunk data ends inside a record");
     const std::uint8_t a = p_[0], b = p_[1];
-    if ((a & 7u) > static_cast<unsigned>(Space::Texture) || (a >> 5) > 4 ||
+    if ((a & 7u) > static_cast<unsigned>(Space::DShared) || (a >> 5) > 4 ||
         (b & ~(kTypeMatrix | kTypeAsyncCopy | kTypeBulk | kTypeGmma)) > static_cast<unsigned>(CacheOp::Wt))
       return fail("bad space, size or cache operator code");
     // ldmatrix / stmatrix: shared ld / st of 16 bytes with the default cache operator.

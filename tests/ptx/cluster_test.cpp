@@ -1,6 +1,7 @@
 // Thread block clusters in the interpreter (sm_90): a cluster's CTAs run together, reach each other's shared memory
 // through mapa (.shared::cluster and generic addresses), meet at barrier.cluster, arrive on each other's mbarriers;
-// the cluster special registers; what is recorded (a CTA's own shared memory, not another's); and the errors.
+// the cluster special registers; what is recorded (a CTA's own shared memory as shared, another's as distributed
+// shared memory at its offset there); and the errors.
 // Written from the PTX ISA (9.7.9.22 mapa, 9.7.13.3 barrier.cluster, 10.x "Special registers"); nvcc's
 // cooperative-groups cluster code (cluster.sync, map_shared_rank) has this shape.
 #include <gtest/gtest.h>
@@ -95,15 +96,23 @@ TEST(PtxInterpreter, ClusterCtasReadEachOthersSharedMemory) {
     EXPECT_EQ(run.read<std::uint32_t>("out", 128 + 8 * 3 + 4), 1u);
     EXPECT_EQ(run.read<std::uint32_t>("out", 128 + 8 * 3 + 5), 2u);
     EXPECT_EQ(run.read<std::uint32_t>("out", 128 + 8 * 3 + 6), 1u);
-    // Recorded: each CTA's store to its own shared memory and its global stores; the reads of the other CTA's
-    // shared memory are not (distributed shared memory has no model yet).
-    std::size_t shared = 0;
-    for (const auto& r : rec)
+    // Recorded: each CTA's store to its own shared memory, and its read of the other's as a dshared load at the
+    // other CTA's offsets: lane t reads word (t + 1) % 32 of s, which lies at the start of both CTAs' memory.
+    std::size_t shared = 0, dshared = 0;
+    for (const auto& r : rec) {
       if (r.space == Space::Shared) {
         ++shared;
         EXPECT_EQ(r.op, Op::Store);
       }
+      if (r.space == Space::DShared) {
+        ++dshared;
+        EXPECT_EQ(r.op, Op::Load);
+        EXPECT_EQ(r.active.bits(), 0xffffffffu);
+        for (unsigned t = 0; t < 32; ++t) EXPECT_EQ(r.addr[t], 4u * ((t + 1) % 32)) << t;
+      }
+    }
     EXPECT_EQ(shared, 4u);
+    EXPECT_EQ(dshared, 4u);
   }
 }
 
