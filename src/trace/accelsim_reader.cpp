@@ -344,6 +344,9 @@ class AccelSimReader final : public AccelSimKernelReader {
       // lanes 8m..8m+7 for matrix m and ignores the rest (PTX ISA ldmatrix). Rows are 16 bytes.
       rec.size = 16;
       rec.active = LaneMask(*mask & matrix_row_lanes(matrix_count(opcode)));
+      // The other lanes carry no address (types.hpp: inactive lanes hold 0), as readers return them.
+      for (int l = 0; l < kWarpSize; ++l)
+        if (!rec.active.test(l)) addr[static_cast<unsigned>(l)] = 0;
     }
     if (kind->generic && *mask != 0) {
       const std::uint64_t first = addr[static_cast<unsigned>(std::countr_zero(*mask))];
@@ -357,6 +360,8 @@ class AccelSimReader final : public AccelSimKernelReader {
       if (((*mask >> l) & 1u) != 0 && base != 0 && in_window(a, base)) a -= base;
     }
     rec.addr = addr;
+    if (rec.op == Op::AsyncCopy && !async_copy_record_ok(rec.space, rec.size, rec.cache))
+      lines_.fail(fmt::format("{} at PC {:#x}: an LDGSTS copies 4, 8 or 16 bytes a lane (BYPASS: 16), not {}", opcode, *pc, rec.size));
     if (const int lane = first_misaligned_lane(rec); lane >= 0)
       lines_.fail(fmt::format("{} at PC {:#x}: {}", opcode, *pc,
                               misaligned_lane_message(lane, rec.addr[static_cast<unsigned>(lane)], rec.size)));

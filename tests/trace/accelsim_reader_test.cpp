@@ -61,6 +61,25 @@ TEST(AccelSimFormat, WhichOpcodesBecomeRecords) {
   EXPECT_EQ(red->atomic_op, AtomicOp::Add);
 }
 
+// An ldmatrix of 2 matrices reads the rows of lanes 0-15; NVBit lists all 32 lanes' addresses, and the others come
+// back as no address (lane 0), as every reader returns inactive lanes (fuzz_trace_reader found them kept).
+TEST(AccelSimTrace, MatrixLoadsKeepOnlyTheRowLanes) {
+  std::string text = read_bytes(kData / "kernel-1.traceg");
+  const auto at = text.find("LDSM.16.M88.4");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 13, "LDSM.16.M88.2");
+  const auto p = scratch_dir() / "kernel-ldsm2.traceg";
+  write_bytes(p, text);
+  const TraceContent c = read_all(p);
+  const WarpAccess* ldsm = nullptr;
+  for (const auto& r : c.records)
+    if (r.pc == 0x80) ldsm = &r;
+  ASSERT_NE(ldsm, nullptr);
+  EXPECT_EQ(ldsm->active.bits(), 0x0000ffffu);
+  EXPECT_EQ(lane_address(*ldsm, 15), 15u * 16u);
+  for (int l = 16; l < 32; ++l) EXPECT_EQ(ldsm->addr[static_cast<unsigned>(l)], 0u) << l;
+}
+
 TEST(AccelSimTrace, KernelFileRecordByRecord) {
   const TraceContent c = read_all(kData / "kernel-1.traceg");
   ASSERT_EQ(c.kernels.size(), 1u);
@@ -255,6 +274,9 @@ TEST(AccelSimTrace, EveryMalformedFileIsOneErrorNamingItsLine) {
       {"misaligned lane", kernel_file(block("insts = 1\n0010 ffffffff 1 R2 LDG.E.64 1 R4 8 1 0x7f1000000004 8\n")),
        "LDG.E.64 at PC 0x10: lane 0 address 0x7f1000000004 is not a multiple of the record's size, 8 bytes"},
       {"instruction outside a block", kernel_file(ldg), "expected #BEGIN_TB, found '0010 ffffffff"},
+      // An LDGSTS.BYPASS (cp.async.cg) copies 16 bytes a lane; one of 8 is no cp.async (fuzz_trace_reader).
+      {"bypassing LDGSTS of 8 bytes", kernel_file(block("insts = 1\n00c0 ffffffff 0 LDGSTS.E.BYPASS.64 2 R2 R4 8 1 0x7f1000004000 8\n")),
+       "LDGSTS.E.BYPASS.64 at PC 0xc0: an LDGSTS copies 4, 8 or 16 bytes a lane (BYPASS: 16), not 8"},
       {"header without its grid", "-kernel name = k\n-block dim = (32,1,1)\n#traces\n", "the kernel header lacks '-grid dim'"},
       {"bad grid", "-kernel name = k\n-grid dim = (1,x,1)\n", "-grid dim: expected x,y,z, found '1,x,1'"},
       {"header never ends", "-kernel name = k\n-grid dim = (1,1,1)\n", "the file ends in the kernel header"},
