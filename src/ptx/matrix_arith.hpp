@@ -59,19 +59,33 @@ inline std::uint64_t bits_of(double v, Type t) {
 // by bits_of (exact for small integers; the tensor cores' own order and rounding are not modelled);
 // .f64 with fused multiply-adds.
 inline void multiply(const double* a, const double* b, double* acc, unsigned M, unsigned N, unsigned K, Type d_type, bool satfinite) {
-  for (unsigned r = 0; r < M; ++r)
-    for (unsigned n = 0; n < N; ++n) {
-      if (d_type == Type::S32) {
-        std::int64_t s = static_cast<std::int64_t>(acc[r * N + n]);
-        for (unsigned k = 0; k < K; ++k) s += static_cast<std::int64_t>(a[r * K + k]) * static_cast<std::int64_t>(b[k * N + n]);
-        if (satfinite) s = std::clamp<std::int64_t>(s, INT32_MIN, INT32_MAX);
-        acc[r * N + n] = static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(s)));
-        continue;
+  // k outside n: each row of b is read in order (wgmma's N reaches 256), and every acc element still sums its
+  // products in k order, so the result is the one the (r, n, k) loop gives.
+  for (unsigned r = 0; r < M; ++r) {
+    double* row = acc + std::size_t{r} * N;
+    if (d_type == Type::S32) {
+      std::int64_t s[256];
+      for (unsigned n = 0; n < N; ++n) s[n] = static_cast<std::int64_t>(row[n]);
+      for (unsigned k = 0; k < K; ++k) {
+        const auto x = static_cast<std::int64_t>(a[r * K + k]);
+        const double* br = b + std::size_t{k} * N;
+        for (unsigned n = 0; n < N; ++n) s[n] += x * static_cast<std::int64_t>(br[n]);
       }
-      double s = acc[r * N + n];
-      for (unsigned k = 0; k < K; ++k) s = d_type == Type::F64 ? std::fma(a[r * K + k], b[k * N + n], s) : s + a[r * K + k] * b[k * N + n];
-      acc[r * N + n] = s;
+      for (unsigned n = 0; n < N; ++n) {
+        const std::int64_t v = satfinite ? std::clamp<std::int64_t>(s[n], INT32_MIN, INT32_MAX) : s[n];
+        row[n] = static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v)));
+      }
+      continue;
     }
+    for (unsigned k = 0; k < K; ++k) {
+      const double x = a[r * K + k];
+      const double* br = b + std::size_t{k} * N;
+      if (d_type == Type::F64)
+        for (unsigned n = 0; n < N; ++n) row[n] = std::fma(x, br[n], row[n]);
+      else
+        for (unsigned n = 0; n < N; ++n) row[n] += x * br[n];
+    }
+  }
 }
 
 }  // namespace warpscope::ptx::matrix
