@@ -55,7 +55,10 @@ std::string signature(const Module& m, const Function& f) {
                                                                           : std::string(type_name(v.type)));
   }
   const std::string user = short_name(f.name);
-  return fmt::format("{}({}){}", user, fmt::join(params, ", "), user == f.name ? "" : fmt::format("  [{}]", f.name));
+  // A kernel compiled with a cluster shape (__cluster_dims__) runs in clusters of it: the grid must be a multiple.
+  const std::string cluster =
+      f.cluster[0] > 0 ? fmt::format("  cluster ({},{},{})", f.cluster[0], f.cluster[1], f.cluster[2]) : std::string();
+  return fmt::format("{}({}){}{}", user, fmt::join(params, ", "), cluster, user == f.name ? "" : fmt::format("  [{}]", f.name));
 }
 
 std::uint32_t find_kernel(const Module& m, const std::string& name) {

@@ -89,6 +89,23 @@ TEST(CliRun, LaunchesATemplateOfSeveralArguments) {
   EXPECT_NE(r.out.find("tile_copy<1, 2>"), std::string::npos);
 }
 
+// A kernel compiled with __cluster_dims__ (validation/cluster_probe): --list gives its cluster shape, a grid that is
+// not a whole number of clusters is refused, a launch's own cluster= overrides it, and the distributed accesses
+// are counted as dshared.
+TEST(CliRun, ClusterKernels) {
+  const std::string ptx = WARPSCOPE_SOURCE_DIR "/validation/cluster_probe/cluster_probe.ptx";
+  const auto list = run_cli("run " + ptx + " --list");
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("remote_ld<0>(u64)  cluster (2,1,1)"), std::string::npos) << list.out;
+  const auto odd = run_cli("run " + ptx + " --buffer out=256K --launch 'remote_ld<0><<<3, 128>>>(out)'");
+  EXPECT_EQ(odd.exit_code, 2);
+  EXPECT_NE(odd.err.find("is not a whole number of clusters (2,1,1)"), std::string::npos) << odd.err;
+  const auto good = run_cli("run " + ptx + " --buffer out=256K --launch 'remote_ld<0><<<16, 128>>>(out)' --arch sm_90 --top 0");
+  ASSERT_EQ(good.exit_code, 0) << good.err;
+  // 16 CTAs x 4 warps x 8 coalesced loads of the other CTA's words: 512 requests of 4 sectors (the H100's counts).
+  EXPECT_NE(good.out.find("l1tex__t_sectors_pipe_lsu_mem_dshared_op_ld.sum                         2048"), std::string::npos) << good.out;
+}
+
 // A CUtensorMap parameter (validation/tma_kernels): --list says it takes tmap(...), a buffer there is refused with
 // the syntax, a bad map names what is wrong, and a good one runs the kernel's tensor copies.
 TEST(CliRun, TensorMapArguments) {
