@@ -224,6 +224,11 @@ std::string access_figure(const WarpAccess& w, const std::vector<const ArchSpec*
            "<figcaption>A row per 128-byte line the active lanes touch, a cell per byte: dark, bytes the lanes use; "
            "light, the rest of the 32-byte sectors they touch (moved but not used); white, sectors not "
            "touched.</figcaption>\n</figure>\n";
+  if (w.space == Space::DShared)  // counted by lines and sectors as global memory (types.hpp)
+    return "<figure>\n" + svg_line_picture(w, 128, 32) +
+           "<figcaption>Another CTA's shared memory (distributed shared memory), at its offsets there: a row per "
+           "128-byte line the lanes touch, dark the bytes they use, light the rest of the 32-byte sectors the "
+           "crossbar carries.</figcaption>\n</figure>\n";
   if (w.space == Space::Local) {
     // Per-thread offsets, interleaved word by word as the hardware lays local memory out
     // (rules/local_layout.hpp): one picture per word access of the instruction.

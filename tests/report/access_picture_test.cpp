@@ -194,6 +194,31 @@ TEST(AccessFigure, TensorRowsAreNamedAsTheFirstRowOfACopy) {
   EXPECT_NE(report::access_figure(w, {&arch("sm_90")}).find("out of bounds: not read"), std::string::npos);
 }
 
+// Distributed shared memory (types.hpp Space::DShared) is drawn as global memory is, by lines and sectors: words 4 B
+// off touch 2 lines and 5 sectors; a wgmma's gmma record, an address and a byte count, is described, not drawn.
+TEST(AccessFigure, DistributedSharedAndGmmaRecords) {
+  WarpAccess w;
+  w.space = Space::DShared;
+  w.op = Op::Load;
+  w.size = 4;
+  w.active = LaneMask::full();
+  for (unsigned l = 0; l < 32; ++l) w.addr[l] = 0x404 + 4 * l;
+  const std::string fig = report::access_figure(w, {&arch("sm_90")});
+  EXPECT_NE(fig.find("Another CTA's shared memory"), std::string::npos) << fig;
+  EXPECT_EQ(occurrences(fig, "class=\"used\""), 5u);  // the 5 sectors the lanes touch
+  EXPECT_EQ(html_problem(report::html_page("t", fig)), "");
+  WarpAccess g;
+  g.space = Space::Shared;
+  g.op = Op::GmmaRead;
+  g.size = 16;
+  g.active = LaneMask(kGmmaMask);
+  g.addr[0] = 0x400;
+  g.addr[1] = 4608;
+  const std::string gf = report::access_figure(g, {&arch("sm_90")});
+  EXPECT_NE(gf.find("4608 bytes from shared 0x400, read by the tensor cores in 36 wavefronts"), std::string::npos) << gf;
+  EXPECT_EQ(html_problem(report::html_page("t", gf)), "");
+}
+
 TEST(SvgCharts, BarsScaleWithinTheirGroup) {
   report::BarGroup hits{"L1 hit rate", 100, {{"sm_35", 50, "50%", 0}, {"sm_90", 100, "100%", 1}}};
   report::BarGroup bytes{"DRAM bytes", 0, {{"sm_35", 4096, "4096 B", 0}, {"sm_90", 1024, "1024 B", 1}}};
