@@ -792,7 +792,7 @@ class Parser {
     take();  // ;
     check_operands(in);
     if ((in.op == Opcode::CpAsync || in.op == Opcode::BulkCopy || in.op == Opcode::TensorCopy) && in.cache_hint &&
-        in.operands.size() > (in.op == Opcode::TensorCopy && in.space == StateSpace::Global ? 2u : 3u))
+        in.operands.size() > (in.op == Opcode::TensorCopy && in.space == StateSpace::Global ? 2u : 3u) + (in.multicast ? 1u : 0u))
       in.operands.pop_back();  // the cache policy: a hint to L2 that changes no count here
     if (in.op == Opcode::CpAsync && in.operands.size() > 3 && in.operands[3].kind == OperandKind::Reg &&
         f.registers[static_cast<std::size_t>(in.operands[3].reg)].type == Type::Pred)
@@ -1133,7 +1133,8 @@ class Parser {
   static void decode_bulk_copy(Instruction& in, const std::vector<std::string_view>& parts) {
     const auto has = [&](std::string_view m) { return std::find(parts.begin(), parts.end(), m) != parts.end(); };
     in.op = Opcode::Unsupported;
-    if (has("multicast::cluster") || has("cp_mask")) return;
+    if (has("cp_mask")) return;
+    in.multicast = has("multicast::cluster");
     if (has("commit_group") || has("wait_group") || has("prefetch")) {
       in.op = Opcode::Nop;
       return;
@@ -1148,6 +1149,7 @@ class Parser {
       else if (x == "mbarrier::complete_tx::bytes") mbarrier = true;
       else if (x == "bulk_group") group = true;
       else if (x == "L2::cache_hint") in.cache_hint = true;
+      else if (x == "multicast::cluster") continue;
       else if (tensor && x == "tensor") continue;
       else if (tensor && x == "tile") continue;
       else if (tensor && x.size() == 2 && x[1] == 'd' && x[0] >= '1' && x[0] <= '5') rank = static_cast<unsigned>(x[0] - '0');
@@ -1155,7 +1157,7 @@ class Parser {
     }
     if (!ok || spaces.size() != 2 || (tensor && rank == 0)) return;
     if (spaces[1] == "global" && spaces[0] != "global" && mbarrier && !group) in.space = StateSpace::Shared;  // g2s
-    else if (spaces[0] == "global" && spaces[1] == "shared::cta" && group && !mbarrier) in.space = StateSpace::Global;  // s2g
+    else if (spaces[0] == "global" && spaces[1] == "shared::cta" && group && !mbarrier && !in.multicast) in.space = StateSpace::Global;  // s2g
     else return;
     in.op = tensor ? Opcode::TensorCopy : Opcode::BulkCopy;
     in.vec = static_cast<std::uint8_t>(tensor ? rank : 1);
@@ -1580,20 +1582,22 @@ class Parser {
       case Opcode::Lop3: need(5); break;
       case Opcode::BulkCopy: {
         const bool to_shared = in.space == StateSpace::Shared;
-        need(to_shared ? 4 : 3);
+        const std::size_t n = (to_shared ? 4u : 3u) + (in.multicast ? 1u : 0u);
+        need(n);
         if (in.operands[0].kind != OperandKind::Address || in.operands[1].kind != OperandKind::Address ||
             (to_shared && in.operands[3].kind != OperandKind::Address))
           fail_at(path_, in.ptx_line,
-                  fmt::format("'{}': expected [destination], [source], bytes{}", in.text, to_shared ? ", [mbarrier]" : ""));
-        if (in.operands.size() > (to_shared ? 4u : 3u))
+                  fmt::format("'{}': expected [destination], [source], bytes{}{}", in.text, to_shared ? ", [mbarrier]" : "",
+                              in.multicast ? ", ctaMask" : ""));
+        if (in.operands.size() > n)
           fail_at(path_, in.ptx_line, fmt::format("'{}': more operands than a bulk copy takes", in.text));
         break;
       }
       case Opcode::TensorCopy: {
         const bool to_shared = in.space == StateSpace::Shared;
         const std::size_t map = to_shared ? 1 : 0;
-        need(to_shared ? 3 : 2);
-        if (in.operands.size() > (to_shared ? 3u : 2u) || in.operands[0].kind != OperandKind::Address ||
+        need((to_shared ? 3u : 2u) + (in.multicast ? 1u : 0u));
+        if (in.operands.size() > (to_shared ? 3u : 2u) + (in.multicast ? 1u : 0u) || in.operands[0].kind != OperandKind::Address ||
             in.operands[1].kind != OperandKind::Address || (to_shared && in.operands[2].kind != OperandKind::Address))
           fail_at(path_, in.ptx_line,
                   fmt::format("'{}': expected {}", in.text, to_shared ? "[destination], [map, {coordinates}], [mbarrier]" : "[map, {coordinates}], [source]"));

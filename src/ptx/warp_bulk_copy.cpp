@@ -32,14 +32,17 @@ void Interpreter::Impl::bulk_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
     };
     place(to_shared ? StateSpace::Global : StateSpace::Shared, src, from);
     place(to_shared ? StateSpace::Shared : StateSpace::Global, dst, to);
-    std::memmove(to.p, from.p, static_cast<std::size_t>(bytes));
+    // .multicast::cluster: the same bytes at the same offset of every CTA of the mask (one record: the issuer's).
+    const std::vector<Cta*> targets = to_shared ? copy_targets(c, w, f, in, l, 4) : std::vector<Cta*>{&c};
+    for (Cta* t : targets) std::memmove(to_shared ? t->shared.data() + to.record_addr : to.p, from.p, static_cast<std::size_t>(bytes));
     WarpAccess a = bulk_record(c, w, f, pc, to_shared);
     a.active = LaneMask(kBulkMask);
     a.addr[0] = to_shared ? from.record_addr : to.record_addr;
     a.addr[1] = to_shared ? to.record_addr : from.record_addr;
     a.addr[2] = bytes;
     out->push_back(a);
-    if (to_shared) complete_tx(c, w, f, in, l, in.operands[3], bytes);
+    if (to_shared)
+      for (Cta* t : targets) complete_tx(*t, w, f, in, l, in.operands[3], bytes);
   }
 }
 

@@ -59,6 +59,8 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
       fault(w, in, l, fmt::format("the box starts at element {} of dimension 0, {} bytes from the tensor's start, not a "
                                   "multiple of 16 (the H100 stops the kernel: illegal instruction)", co[0], co[0] * elem));
     const std::uint64_t box_bytes = map->box_bytes();
+    // .multicast::cluster: the box lands at the same offset of every CTA of the mask (records: the issuer's).
+    const std::vector<Cta*> targets = to_shared ? copy_targets(c, w, f, in, l, 3) : std::vector<Cta*>{&c};
     if (sh > c.shared.size() || box_bytes > c.shared.size() - sh)
       fault(w, in, l, fmt::format("the box's {} bytes at shared 0x{:x} run past the CTA's {} bytes of shared memory", box_bytes,
                                   sh, c.shared.size()));
@@ -93,18 +95,17 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
         const std::uint64_t phys = swizzled(srow + std::uint64_t{e} * elem, map->swizzle);
         if (phys + elem > c.shared.size())
           fault(w, in, l, fmt::format("the swizzled box reaches shared 0x{:x}, past the CTA's {} bytes", phys, c.shared.size()));
-        std::uint8_t* s = c.shared.data() + phys;
         const bool in_bounds = inside && x >= lo && x < hi;
-        if (in_bounds) {
-          std::uint8_t* g = global + static_cast<std::uint64_t>(x - lo) * elem;
-          if (to_shared) std::memcpy(s, g, elem);
-          else std::memcpy(g, s, elem);
-        } else if (to_shared) {
-          // NaN fill (CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA): the canonical NaN of the width (not measured).
-          const std::uint64_t nan = elem == 2 ? 0x7fffu : elem == 4 ? 0x7fffffffu : 0x7fffffffffffffffull;
-          const std::uint64_t v = map->oob_nan ? nan : 0;
-          std::memcpy(s, &v, elem);
+        if (!to_shared) {
+          if (in_bounds) std::memcpy(global + static_cast<std::uint64_t>(x - lo) * elem, c.shared.data() + phys, elem);
+          continue;
         }
+        // NaN fill (CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA): the canonical NaN of the width (not measured).
+        const std::uint64_t nan = elem == 2 ? 0x7fffu : elem == 4 ? 0x7fffffffu : 0x7fffffffffffffffull;
+        const std::uint64_t fill = map->oob_nan ? nan : 0;
+        for (Cta* t : targets)
+          std::memcpy(t->shared.data() + phys, in_bounds ? global + static_cast<std::uint64_t>(x - lo) * elem
+                                                         : reinterpret_cast<const std::uint8_t*>(&fill), elem);
       }
       if (to_shared) {
         // The TMA reads the whole row, out of bounds in dimension 0 too, and counts a row out of bounds above it
@@ -123,7 +124,8 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
       }
     }
     if (first) record(map->base, sh, 0, 0);  // a store with nothing in bounds: the instruction still executed
-    if (to_shared) complete_tx(c, w, f, in, l, in.operands[2], box_bytes);
+    if (to_shared)
+      for (Cta* t : targets) complete_tx(*t, w, f, in, l, in.operands[2], box_bytes);
   }
 }
 
