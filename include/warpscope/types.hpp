@@ -68,7 +68,11 @@ inline constexpr std::uint64_t kMaxBulkBytes = std::uint64_t{1} << 20;
 // wholly out of bounds has no record (a store with none in bounds: one record of 0 bytes). A row's addresses
 // are multiples of 16, its count at most kMaxBulkBytes (docs/TRACE_FORMAT.md "Tensor copies";
 // validation/h100/tensor_probe).
-inline constexpr std::uint64_t kTensorRowLater = 1, kTensorRowOutside = 2, kTensorRowPromoted = 4, kTensorRowPromotedPair = 8;
+// kTensorRowDelivery (with kTensorRowLater): the same row delivered to one more CTA of a .multicast::cluster copy
+// (a bulk copy's block too): the TMA counts its sectors once per destination CTA, and L2 sees the row once
+// (validation/h100/multicast_probe).
+inline constexpr std::uint64_t kTensorRowLater = 1, kTensorRowOutside = 2, kTensorRowPromoted = 4, kTensorRowPromotedPair = 8,
+                               kTensorRowDelivery = 16;
 inline constexpr std::uint32_t kBulkMask = 0x7u, kTensorRowMask = 0xfu, kGmmaMask = 0x3u;
 // The most a warp's share of one wgmma reads: 16 rows of A and all of B for N = 256, with K 32 bytes.
 inline constexpr std::uint64_t kMaxGmmaBytes = (16 + 256) * 32;
@@ -86,9 +90,10 @@ inline constexpr bool bulk_lanes_ok(std::uint64_t global, std::uint64_t shared, 
   return global % 16 == 0 && shared % 16 == 0 && bytes % 16 == 0 && bytes >= 16 && bytes <= kMaxBulkBytes;
 }
 inline constexpr bool tensor_row_lanes_ok(std::uint64_t global, std::uint64_t shared, std::uint64_t bytes, std::uint64_t flags) {
-  constexpr std::uint64_t kAll = kTensorRowLater | kTensorRowOutside | kTensorRowPromoted | kTensorRowPromotedPair;
+  constexpr std::uint64_t kAll = kTensorRowLater | kTensorRowOutside | kTensorRowPromoted | kTensorRowPromotedPair | kTensorRowDelivery;
   const bool pair_alone = (flags & kTensorRowPromotedPair) != 0 && (flags & kTensorRowPromoted) == 0;
-  return global % 16 == 0 && shared % 16 == 0 && bytes <= kMaxBulkBytes && (flags & ~kAll) == 0 && !pair_alone;
+  const bool delivery_first = (flags & kTensorRowDelivery) != 0 && (flags & kTensorRowLater) == 0;
+  return global % 16 == 0 && shared % 16 == 0 && bytes <= kMaxBulkBytes && (flags & ~kAll) == 0 && !pair_alone && !delivery_first;
 }
 // The lanes whose row addresses an ldmatrix / stmatrix of 1, 2 or 4 matrices reads: 8m..8m+7 for matrix m.
 inline constexpr std::uint32_t matrix_row_lanes(unsigned matrices) {

@@ -35,6 +35,7 @@ inline std::uint64_t bulk_bytes(const WarpAccess& r) { return r.addr[2]; }
 inline bool is_tensor_row(const WarpAccess& r) { return is_bulk(r.op) && r.active.bits() == kTensorRowMask; }
 inline bool continues_tensor_copy(const WarpAccess& r) { return is_tensor_row(r) && (r.addr[3] & kTensorRowLater) != 0; }
 inline bool tensor_row_outside(const WarpAccess& r) { return is_tensor_row(r) && (r.addr[3] & kTensorRowOutside) != 0; }
+inline bool tensor_row_delivery(const WarpAccess& r) { return is_tensor_row(r) && (r.addr[3] & kTensorRowDelivery) != 0; }
 inline bool tensor_row_promoted(const WarpAccess& r) { return is_tensor_row(r) && (r.addr[3] & kTensorRowPromoted) != 0; }
 inline bool tensor_row_promoted_pair(const WarpAccess& r) {
   return is_tensor_row(r) && (r.addr[3] & kTensorRowPromotedPair) != 0;
@@ -54,8 +55,9 @@ inline constexpr const char* kGmmaRecordRule =
 inline constexpr const char* kBulkRecordRule =
     "tma_ld / tma_st records are 'global tma_ld 16' with mask=7 (cp.async.bulk: lane 0 the global address, lane 1 "
     "the shared address, lane 2 the byte count, all multiples of 16, the count from 16 to 1 MiB) or mask=f (a row of a "
-    "tensor copy: the same with any count up to 1 MiB, lane 3 flags 0 to 15: 1 on rows after the copy's first, 2 on a "
-    "load's row out of bounds, 4 on a load's row promoted to whole lines in L2, 8 with 4 for pairs of lines)";
+    "tensor copy: the same with any count up to 1 MiB, lane 3 flags 0 to 31: 1 on rows after the copy's first, 2 on a "
+    "load's row out of bounds, 4 on a load's row promoted to whole lines in L2, 8 with 4 for pairs of lines, 16 with 1 on a "
+    "multicast's delivery to one more CTA)";
 // Whether the record is an execution of its instruction: a cp.async's shared half and a tensor copy's rows after
 // the first are parts of one.
 inline bool counts_execution(const WarpAccess& r) {

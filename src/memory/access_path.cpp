@@ -438,7 +438,7 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
     // No TMA: the copy as one warp would make it, 16 bytes a lane, 512 bytes an instruction pair (a tensor row's
     // last bytes, fewer than 16, as one more lane; a row out of bounds, which a warp would not read, as nothing).
     InstructionCounts total;
-    if (tensor_row_outside(rec)) return total;
+    if (tensor_row_outside(rec) || tensor_row_delivery(rec)) return total;
     for (std::uint64_t done = 0; done < bytes; done += 32 * 16) {
       WarpAccess g = rec, s = rec;
       g.op = load ? Op::Load : Op::Store;
@@ -459,6 +459,8 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
   // A tensor copy's rows after its first are the same instruction; a load's row out of bounds above dimension
   // 0 costs the TMA its sectors and L2 nothing (types.hpp kTensorRowMask; validation/h100/tensor_probe).
   const bool instruction = !continues_tensor_copy(rec), to_l2 = !tensor_row_outside(rec);
+  // A multicast's delivery to one more CTA: the TMA's sectors again, nothing more in L2 (multicast_probe).
+  const bool delivery = tensor_row_delivery(rec);
   // A tensor map's L2 promotion: of 128 bytes, a read miss fills its whole line (tensor_probe's "promo128": 60% of
   // the sectors hit where 20% do without it); of 256, its pair of lines (validation/h100/tensor_promo).
   const L2Fill fill = !tensor_row_promoted(rec)      ? L2Fill::Group
@@ -471,6 +473,7 @@ InstructionCounts MemorySystem::Impl::access_bulk(const WarpAccess& rec, int sm,
   if (to_l2) {
     rules::for_each_bulk_request(global, shared, bytes, !load, [&](const rules::BulkRequest& r) {
       d.l1.sectors += static_cast<std::uint64_t>(r.sectors.count());
+      if (delivery) return;
       d.l1.requests += 1;
       if (load) l2port.bulk_read(r.line, r.sectors, fill, d);
       else l2port.write(r.line, r.bytes, false, d);

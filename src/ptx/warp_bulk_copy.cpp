@@ -41,6 +41,13 @@ void Interpreter::Impl::bulk_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
     a.addr[1] = to_shared ? to.record_addr : from.record_addr;
     a.addr[2] = bytes;
     out->push_back(a);
+    // A multicast: the block again for each further CTA it lands in, as a tensor row delivered (types.hpp).
+    for (std::size_t t = 1; t < targets.size(); ++t) {
+      WarpAccess again = a;
+      again.active = LaneMask(kTensorRowMask);
+      again.addr[3] = kTensorRowLater | kTensorRowDelivery;
+      out->push_back(again);
+    }
     if (to_shared)
       for (Cta* t : targets) complete_tx(*t, w, f, in, l, in.operands[3], bytes);
   }

@@ -113,6 +113,10 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
         record(row_base + static_cast<std::uint64_t>(co[0]) * elem, srow, row_bytes,
                (first ? 0 : kTensorRowLater) | (row_inside ? 0 : kTensorRowOutside) |
                    (map->promotes_lines() ? kTensorRowPromoted : 0) | (map->promotes_pairs() ? kTensorRowPromotedPair : 0));
+        // A multicast: the row again for each further CTA it lands in (the TMA counts its sectors per destination).
+        for (std::size_t t = 1; t < targets.size(); ++t)
+          record(row_base + static_cast<std::uint64_t>(co[0]) * elem, srow, row_bytes,
+                 kTensorRowLater | kTensorRowDelivery | (row_inside ? 0 : kTensorRowOutside));
         first = false;
       } else if (inside) {  // a store writes the bytes in bounds only
         record(g_lo, srow + static_cast<std::uint64_t>(lo - co[0]) * elem, g_bytes, first ? 0 : kTensorRowLater);

@@ -225,7 +225,7 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
     if (m == kBulkMask && !bulk_lanes_ok(r.address(0), r.address(1), r.address(2)))
       return fail("a bulk-copy (tma_ld/tma_st) record whose addresses or byte count are not multiples of 16, or whose count is not 16 to 1 MiB");
     if (m == kTensorRowMask && !tensor_row_lanes_ok(r.address(0), r.address(1), r.address(2), r.address(3)))
-      return fail("a tensor-copy row (tma_ld/tma_st, mask f) whose addresses are not multiples of 16, whose count is over 1 MiB, or whose lane 3 (flags) is not 0 to 15 (8 only with 4)");
+      return fail("a tensor-copy row (tma_ld/tma_st, mask f) whose addresses are not multiples of 16, whose count is over 1 MiB, or whose lane 3 (flags) is not 0 to 31 (8 only with 4, 16 only with 1)");
     return true;
   }
   if (r.op == Op::GmmaRead) {

@@ -90,6 +90,24 @@ TEST(TensorCopyMemory, ARowOutsideCountsItsSectorsAndSendsNothingToL2) {
   EXPECT_EQ(metric(*outside, "sm_90", "l2.read_sectors"), 4);
 }
 
+// A multicast row delivered to one more CTA (flags 1 | 16): the TMA counts its sectors again, nothing more in L2
+// (validation/h100/multicast_probe: 8,192 TMA sectors for 4,096 read once from L2, two CTAs a copy). A row 16 bytes
+// into a line is 5 sectors each time; before 9.0 a delivery moves nothing.
+TEST(TensorCopyMemory, AMulticastDeliveryCountsSectorsNotL2) {
+  auto m = memory("sm_90");
+  m->access(tensor_row(Op::BulkLoad, kSrc + 16, 0, 128, 0), 0);
+  m->access(tensor_row(Op::BulkLoad, kSrc + 16, 0, 128, kTensorRowLater | kTensorRowDelivery), 0);
+  EXPECT_EQ(metric(*m, "sm_90", "tma_ld.instructions"), 1);
+  EXPECT_EQ(metric(*m, "sm_90", "tma_ld.sectors"), 10);
+  EXPECT_EQ(metric(*m, "sm_90", "tma_ld.l2_requests"), 3);  // the first delivery's partial, whole and partial pieces
+  EXPECT_EQ(metric(*m, "sm_90", "l2.read_requests"), 3);
+  EXPECT_EQ(metric(*m, "sm_90", "l2.read_sectors"), 5);
+  auto old = memory("sm_80");
+  old->access(tensor_row(Op::BulkLoad, kSrc, 0, 128, kTensorRowLater | kTensorRowDelivery), 0);
+  EXPECT_EQ(metric(*old, "sm_80", "global_ld.instructions"), 0);
+  EXPECT_EQ(metric(*old, "sm_80", "shared_st.instructions"), 0);
+}
+
 // A store with nothing in bounds is one row of 0 bytes: the instruction, no piece, no sector, no L2 write.
 TEST(TensorCopyMemory, AnEmptyRowIsTheInstructionAlone) {
   auto m = memory("sm_90");

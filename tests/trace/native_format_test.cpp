@@ -163,7 +163,7 @@ TEST(NativeFormat, DecoderRefusesMalformedRecords) {
       // shared address (lane 1) is not a multiple of 16
       {bytes({0x70, 0x80, 0x40, 0x07, 0x00, 0x00, 0x00, 0x00, 0x40, 0x10}), 1, "addresses or byte count are not multiples of 16"},
       // a tensor-copy row (mask f), stride 16 from 0: lane 3 (its flags) is 48
-      {bytes({0x70, 0x80, 0x40, 0x0f, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20}), 1, "lane 3 (flags) is not 0 to 15 (8 only with 4)"},
+      {bytes({0x70, 0x80, 0x40, 0x0f, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20}), 1, "lane 3 (flags) is not 0 to 31 (8 only with 4, 16 only with 1)"},
       // mask f, stride 8 from 0x20: the shared address (lane 1, 0x28) is not a multiple of 16
       {bytes({0x70, 0x80, 0x40, 0x0f, 0x00, 0x00, 0x00, 0x00, 0x40, 0x10}), 1, "whose addresses are not multiples of 16"},
       // mask 7, stride 0 from 0: global 0, shared 0, a count of 0

@@ -104,7 +104,7 @@ TEST_P(TensorRowTrace, RowsComeBackWithEveryFlagAndCount) {
   for (std::size_t i = 0; i < 16; ++i) EXPECT_TRUE(bulk_record_ok(got.records[i])) << i;
 }
 
-// Neither writer takes a row that cannot be one: flags above 15 or 8 without 4, addresses that are no multiple of 16, a count over
+// Neither writer takes a row that cannot be one: flags above 31, 8 without 4 or 16 without 1, addresses that are no multiple of 16, a count over
 // 1 MiB, a record that is not 16 bytes global, five lanes. The message names the record and the rule.
 TEST_P(TensorRowTrace, WritersRefuseRowsThatCannotBeOne) {
   const auto p = path("bad_tensor_row");
@@ -112,7 +112,7 @@ TEST_P(TensorRowTrace, WritersRefuseRowsThatCannotBeOne) {
   const WarpAccess good = tensor_row(Op::BulkLoad, 0x100, 0x7f0000000010ull, 0x400, 56, 1);
   write_all(p, GetParam(), kernels, {good});  // the row itself is fine
   std::vector<WarpAccess> bad;
-  for (std::uint64_t flags : {8u, 9u, 16u, 17u}) {
+  for (std::uint64_t flags : {8u, 9u, 16u, 18u, 32u, 33u}) {
     WarpAccess r = good;
     r.addr[3] = flags;
     bad.push_back(r);

@@ -178,10 +178,12 @@ TEST(TextTrace, ErrorsNameLineAndColumn) {
        kBulkRule},
       {"wstrace 1\nkernel 0\nrec global tma_ld 16 mask=7 addr=0,16,0x200000,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
        kBulkRule},
-      // A tensor copy's row (mask f): any count to 1 MiB, addresses multiples of 16, lane 3 flags 0 to 15, 8 only with 4.
+      // A tensor copy's row (mask f): any count to 1 MiB, addresses multiples of 16, lane 3 flags 0 to 31, 8 only with 4, 16 only with 1.
       {"wstrace 1\nkernel 0\nrec global tma_ld 16 mask=f addr=8,16,4,0,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
        kBulkRule},
       {"wstrace 1\nkernel 0\nrec global tma_ld 16 mask=f addr=0,16,4,8,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
+       kBulkRule},
+      {"wstrace 1\nkernel 0\nrec global tma_ld 16 mask=f addr=0,16,4,16,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
        kBulkRule},
       {"wstrace 1\nkernel 0\nrec global tma_st 16 mask=3 addr=0,16,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-\n",
        kBulkRule},
