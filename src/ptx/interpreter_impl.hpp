@@ -755,15 +755,26 @@ struct Interpreter::Impl {
   void complete_tx(Cta& c, const Warp& w, const Frame& f, const Instruction& in, int lane, const Operand& bar, std::uint64_t bytes);
   // The CTAs a copy to shared memory writes: with .multicast::cluster those of its ctaMask (operand k; the same
   // offsets and mbarrier in each), else the issuing CTA.
-  std::vector<Cta*> copy_targets(Cta& c, const Warp& w, const Frame& f, const Instruction& in, int lane, std::size_t k) {
-    if (!in.multicast) return {&c};
+  // Every copy asks, so no heap: at most 16 CTAs (a cluster's largest).
+  struct CopyTargets {
+    std::array<Cta*, 16> cta{};
+    std::size_t count = 0;
+    Cta* const* begin() const { return cta.data(); }
+    Cta* const* end() const { return cta.data() + count; }
+    std::size_t size() const { return count; }
+  };
+  CopyTargets copy_targets(Cta& c, const Warp& w, const Frame& f, const Instruction& in, int lane, std::size_t k) {
+    CopyTargets t;
+    if (!in.multicast) {
+      t.cta[t.count++] = &c;
+      return t;
+    }
     const std::uint64_t mask = value(c, w, f, in.operands[k], lane) & 0xffffu;
     if (mask == 0 || (mask >> cluster_size) != 0)
       fault(w, in, lane, fmt::format("a multicast to ctaMask 0x{:x} in a cluster of {} CTAs", mask, cluster_size));
-    std::vector<Cta*> targets;
     for (std::uint32_t r = 0; r < cluster_size; ++r)
-      if ((mask >> r) & 1u) targets.push_back(resident[r].get());
-    return targets;
+      if ((mask >> r) & 1u) t.cta[t.count++] = resident[r].get();
+    return t;
   }
   // A bulk or tensor copy's record, its descriptor lanes left to the caller (types.hpp Op::BulkLoad / BulkStore).
   WarpAccess bulk_record(const Cta& c, const Warp& w, const Frame& f, std::uint32_t pc, bool to_shared) const;

@@ -33,7 +33,7 @@ void Interpreter::Impl::bulk_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
     place(to_shared ? StateSpace::Global : StateSpace::Shared, src, from);
     place(to_shared ? StateSpace::Shared : StateSpace::Global, dst, to);
     // .multicast::cluster: the same bytes at the same offset of every CTA of the mask (one record: the issuer's).
-    const std::vector<Cta*> targets = to_shared ? copy_targets(c, w, f, in, l, 4) : std::vector<Cta*>{&c};
+    const CopyTargets targets = copy_targets(c, w, f, in, l, 4);  // a store (shared -> global) is never multicast
     for (Cta* t : targets) std::memmove(to_shared ? t->shared.data() + to.record_addr : to.p, from.p, static_cast<std::size_t>(bytes));
     WarpAccess a = bulk_record(c, w, f, pc, to_shared);
     a.active = LaneMask(kBulkMask);

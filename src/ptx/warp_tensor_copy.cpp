@@ -60,7 +60,7 @@ void Interpreter::Impl::tensor_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc,
                                   "multiple of 16 (the H100 stops the kernel: illegal instruction)", co[0], co[0] * elem));
     const std::uint64_t box_bytes = map->box_bytes();
     // .multicast::cluster: the box lands at the same offset of every CTA of the mask (records: the issuer's).
-    const std::vector<Cta*> targets = to_shared ? copy_targets(c, w, f, in, l, 3) : std::vector<Cta*>{&c};
+    const CopyTargets targets = copy_targets(c, w, f, in, l, 3);  // a store (shared -> global) is never multicast
     if (sh > c.shared.size() || box_bytes > c.shared.size() - sh)
       fault(w, in, l, fmt::format("the box's {} bytes at shared 0x{:x} run past the CTA's {} bytes of shared memory", box_bytes,
                                   sh, c.shared.size()));

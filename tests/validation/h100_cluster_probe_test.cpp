@@ -23,9 +23,7 @@ namespace {
 const std::string kRoot = WARPSCOPE_SOURCE_DIR "/validation/";
 
 TEST(H100ClusterProbe, CountersFromPtxMatchNsightCompute) {
-  ValidateOptions o;
-  o.ptx_dir = kRoot + "cluster_probe";
-  const ValidationReport r = validate_directory(kRoot + "h100/cluster_probe", db(), o);
+  const ValidationReport r = ptx_validation_report("cluster_probe");
   const ValidationSummary s = summarize(r);
   EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
   ASSERT_EQ(r.kernels.size(), 11u);
@@ -53,22 +51,10 @@ TEST(H100ClusterProbe, CountersFromPtxMatchNsightCompute) {
 TEST(H100ClusterProbe, DistributedSharedMemoryCountsSectorsAsGlobalMemoryDoes) {
   const validate::NcuReport ncu = validate::read_ncu_csv(kRoot + "h100/cluster_probe/cluster_probe.ncu.csv");
   ASSERT_EQ(ncu.launches.size(), 11u);
-  // The guesses are of counters the model does not have yet: compared with Nsight Compute's CSV itself.
-  std::istringstream in(read_bytes(kRoot + "cluster_probe/predicted.txt"));
-  std::size_t held = 0, made = 0;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ls(line);
-    std::size_t index = 0;
-    std::string label, counter;
-    double value = 0;
-    ls >> index >> label >> counter >> value;
-    ASSERT_LT(index, ncu.launches.size()) << line;
-    ++made;
-    held += ncu.launches[index].number(counter).value_or(-1) == value ? 1 : 0;
-  }
-  EXPECT_EQ(held, 27u);
-  EXPECT_EQ(made, 33u);
+  // The guesses were of counters the model did not have: compared with Nsight Compute's CSV itself.
+  EXPECT_EQ(predictions_held(kRoot + "cluster_probe/predicted.txt", ncu.launches.size(),
+                             [&](std::size_t index, const std::string& counter) { return ncu.launches[index].number(counter); }),
+            std::make_pair(std::size_t{27}, std::size_t{33}));
   // Sectors of 512 warp loads: coalesced words 4, every second word 8, a word every 128 B 32, one word 1, coalesced
   // 16 bytes 16, words 4 B off 5, 8 lanes 1 (each a request); the crossbar moves the same sectors.
   const double sectors[] = {4, 8, 32, 1, 16, 5, 1};

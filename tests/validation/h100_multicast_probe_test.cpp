@@ -19,14 +19,9 @@ namespace {
 
 const std::string kRoot = WARPSCOPE_SOURCE_DIR "/validation/";
 
-ValidationReport multicast_report() {
-  ValidateOptions o;
-  o.ptx_dir = kRoot + "multicast_probe";
-  return validate_directory(kRoot + "h100/multicast_probe", db(), o);
-}
 
 TEST(H100MulticastProbe, CountersFromPtxMatchNsightCompute) {
-  const ValidationReport r = multicast_report();
+  const ValidationReport r = ptx_validation_report("multicast_probe");
   const ValidationSummary s = summarize(r);
   EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
   ASSERT_EQ(r.kernels.size(), 5u);

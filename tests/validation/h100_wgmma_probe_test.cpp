@@ -23,14 +23,9 @@ namespace {
 
 const std::string kRoot = WARPSCOPE_SOURCE_DIR "/validation/";
 
-ValidationReport wgmma_report() {
-  ValidateOptions o;
-  o.ptx_dir = kRoot + "wgmma_probe";
-  return validate_directory(kRoot + "h100/wgmma_probe", db(), o);
-}
 
 TEST(H100WgmmaProbe, CountersFromPtxMatchNsightCompute) {
-  const ValidationReport r = wgmma_report();
+  const ValidationReport r = ptx_validation_report("wgmma_probe");
   const ValidationSummary s = summarize(r);
   EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
   ASSERT_EQ(r.kernels.size(), 29u);
@@ -60,7 +55,7 @@ TEST(H100WgmmaProbe, CountersFromPtxMatchNsightCompute) {
 }
 
 TEST(H100WgmmaProbe, WhatThePredictionsGotRightAndWrong) {
-  const ValidationReport r = wgmma_report();
+  const ValidationReport r = ptx_validation_report("wgmma_probe");
   // Before the first run: everything but the GEMM's L2 reads (the LRC merges the tiles the 4 x 4 CTAs read
   // together: 21,504 of 32,768 requests), one L2 write request merged, and DRAM (the launch's own 6.9 KB of code).
   EXPECT_EQ(predictions_held(r, kRoot + "wgmma_probe/predicted.txt"), std::make_pair(std::size_t{245}, std::size_t{249}));

@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "ptx/ptx_test_support.hpp"
+#include "test_support.hpp"
 #include "ptx/tensor_map.hpp"
 #include "trace/trace_test_util.hpp"
 #include "tracer/demangle.hpp"
@@ -121,7 +123,10 @@ inline std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
 
 // How many of the counters predicted before the H100 ran (validation/<app>/predicted.txt: launch index, label,
 // counter, value) the hardware gave, out of how many; the index is the launch's place in the report.
-inline std::pair<std::size_t, std::size_t> predictions_held(const ValidationReport& r, const std::string& predicted) {
+// `hardware(index, counter)`: the measured value, or nullopt where the launch has no such counter.
+inline std::pair<std::size_t, std::size_t> predictions_held(
+    const std::string& predicted, std::size_t launches,
+    const std::function<std::optional<double>(std::size_t, const std::string&)>& hardware) {
   std::istringstream in(read_bytes(predicted));
   std::size_t held = 0, made = 0;
   for (std::string line; std::getline(in, line);) {
@@ -131,15 +136,29 @@ inline std::pair<std::size_t, std::size_t> predictions_held(const ValidationRepo
     std::string label, counter;
     double value = 0;
     ls >> index >> label >> counter >> value;
-    if (index >= r.kernels.size()) {
+    if (index >= launches) {
       ADD_FAILURE() << line;
       continue;
     }
     ++made;
-    for (const auto& c : r.kernels[index].counters)
-      if (c.counter == counter && c.hardware == value) ++held;
+    if (hardware(index, counter) == value) ++held;
   }
   return {held, made};
+}
+inline std::pair<std::size_t, std::size_t> predictions_held(const ValidationReport& r, const std::string& predicted) {
+  return predictions_held(predicted, r.kernels.size(), [&](std::size_t index, const std::string& counter) -> std::optional<double> {
+    for (const auto& c : r.kernels[index].counters)
+      if (c.counter == counter) return c.hardware;
+    return std::nullopt;
+  });
+}
+
+// `warpscope validate validation/h100/APP --ptx validation/APP`.
+inline ValidationReport ptx_validation_report(const std::string& app) {
+  const std::string root = WARPSCOPE_SOURCE_DIR "/validation/";
+  ValidateOptions o;
+  o.ptx_dir = root + app;
+  return validate_directory(root + "h100/" + app, db(), o);
 }
 
 }  // namespace warpscope::test
