@@ -36,7 +36,18 @@ enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture, DShared
 // 1 the bytes charged to this warp (its 16 rows of A from shared memory, and on the group's first warp all of B);
 // mask 0b11, size 16, space shared, the default cache operator. The H100 reads them in 128-byte wavefronts without
 // bank conflicts (validation/h100/wgmma_probe).
-enum class Op : std::uint8_t { Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy, BulkLoad, BulkStore, GmmaRead };
+// Texture fetches (space texture; docs/TRACE_FORMAT.md "Textures"): Load is a texel fetch (SASS TLD: tex with integer
+// coordinates, one texel a lane); TexSample a sampled fetch (SASS TEX: float coordinates, served by quads of lanes), each
+// lane at the first texel of its footprint; TexTexels the further texels of the preceding TexSample of the same warp and
+// PC (linear filtering reads 2 or 4 a lane), only those whose 32-byte sector the lane's quad has not yet named, and no
+// instruction or request of its own. A lane whose texel lies outside the texture in border mode has kNoTexel
+// (validation/h100/texture_probe).
+enum class Op : std::uint8_t {
+  Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy, BulkLoad, BulkStore, GmmaRead, TexSample, TexTexels
+};
+inline constexpr Op kLastOp = Op::TexTexels;
+inline constexpr bool is_texture_sample(Op o) { return o == Op::TexSample || o == Op::TexTexels; }
+inline constexpr std::uint64_t kNoTexel = ~std::uint64_t{15};
 inline constexpr bool is_matrix(Op o) { return o == Op::LoadMatrix || o == Op::StoreMatrix; }
 
 // PTX cache operators (PTX ISA "Cache Operators"; seed 001 "PTX Cache Operators").
@@ -44,6 +55,10 @@ inline constexpr bool is_matrix(Op o) { return o == Op::LoadMatrix || o == Op::S
 // Nc is ld.global.nc / __ldg (the read-only data path on 3.5+).
 enum class CacheOp : std::uint8_t { Default, Ca, Cg, Cs, Lu, Cv, Nc, Wb, Wt };
 
+// What a sample's record (tex, texels) must be: space texture with the default cache operator.
+inline constexpr bool sample_record_ok(Space space, Op op, CacheOp cache) {
+  return !is_texture_sample(op) || (space == Space::Texture && cache == CacheOp::Default);
+}
 // What an ldmatrix / stmatrix record must be: 16-byte shared rows with the default cache operator
 // (the writers, the text reader and the fuzz harness check it; the native decoder by its type bytes).
 inline constexpr bool matrix_record_ok(Space space, unsigned size, CacheOp cache) {

@@ -48,6 +48,9 @@ inline bool bulk_record_ok(const WarpAccess& r) {
 inline bool gmma_record_ok(const WarpAccess& r) {
   return gmma_fields_ok(r.space, r.size, r.cache, r.active.bits()) && gmma_lanes_ok(r.addr[0], r.addr[1]);
 }
+inline constexpr const char* kSampleRecordRule =
+    "tex and texels records (a texture sample and its further texels) are in space texture with the default cache "
+    "operator (e.g. 'texture tex 4')";
 inline constexpr const char* kGmmaRecordRule =
     "gmma records are 'shared gmma 16' with mask=3 (wgmma.mma_async: lane 0 the shared address, a multiple of 16, lane "
     "1 the bytes the warp's share reads, a multiple of 128 up to 8704)";
@@ -58,10 +61,10 @@ inline constexpr const char* kBulkRecordRule =
     "tensor copy: the same with any count up to 1 MiB, lane 3 flags 0 to 31: 1 on rows after the copy's first, 2 on a "
     "load's row out of bounds, 4 on a load's row promoted to whole lines in L2, 8 with 4 for pairs of lines, 16 with 1 on a "
     "multicast's delivery to one more CTA)";
-// Whether the record is an execution of its instruction: a cp.async's shared half and a tensor copy's rows after
-// the first are parts of one.
+// Whether the record is an execution of its instruction: a cp.async's shared half, a tensor copy's rows after
+// the first and a sample's further texels are parts of one.
 inline bool counts_execution(const WarpAccess& r) {
-  return !(r.op == Op::AsyncCopy && r.space == Space::Shared) && !continues_tensor_copy(r);
+  return !(r.op == Op::AsyncCopy && r.space == Space::Shared) && !continues_tensor_copy(r) && r.op != Op::TexTexels;
 }
 
 }  // namespace warpscope

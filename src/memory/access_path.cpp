@@ -47,6 +47,7 @@
 #include "rules/atomic_passes.hpp"
 #include "rules/bulk_copy.hpp"
 #include "rules/local_layout.hpp"
+#include "rules/texture_requests.hpp"
 
 namespace warpscope {
 namespace {
@@ -369,6 +370,7 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
     if (auto passes = access_passes(rec, sm, pc_counters, l2port)) return *passes;
   if (rec.op == Op::AsyncCopy) return access_async_copy(rec, sm, pc_counters, l2port);
   if (is_bulk(rec.op)) return access_bulk(rec, sm, pc_counters, l2port);
+  if (rec.space == Space::Texture) return access_texture(rec, sm, pc_counters, l2port);
   if (rec.op == Op::GmmaRead) {
     // The tensor cores read a wgmma's operands in 128-byte wavefronts without bank conflicts, on any generation
     // a trace puts them (types.hpp; validation/h100/wgmma_probe: all 25 launches exact).
@@ -394,6 +396,46 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
   // Local: the word accesses of the interleaved layout, one instruction (rules/local_layout.hpp).
   InstructionCounts total = one(rules::local_part(rec, 0), true);
   for (int part = 1; part < rules::local_parts(rec); ++part) rules::add_part(total, one(rules::local_part(rec, part), false));
+  return total;
+}
+
+template <class Port>
+InstructionCounts MemorySystem::Impl::access_texture(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port) {
+  const bool counts_instruction = counts_execution(rec), texels = rec.op == Op::TexTexels;
+  if (!rules::texture_by_requests(rec, arch)) {
+    memory::Delta d;
+    InstructionCounts c = sm_side(rules::texture_request_access(rec, rules::lanes_on_texels(rec)), sm, counts_instruction, d, l2port);
+    if (texels) c.requests = 0, d.l1.requests = 0;
+    count(d, pc_counters);
+    return c;
+  }
+  const rules::TextureRequests rs = rules::texture_requests(rec);
+  InstructionCounts total;
+  total.path = MemoryPath::ReadOnly;
+  for (unsigned i = 0; i < rs.count; ++i) {
+    const rules::TextureRequest& r = rs.requests[i];
+    memory::Delta d;
+    InstructionCounts c;
+    if (r.empty) {  // border texels only: a sector that hits, nothing read
+      c = rules::empty_texture_request();
+      d.kind = Kind::ReadOnlyLd;
+      d.l1 = L1Traffic{1, 1, 1, 1, 1, 0, 0};
+    } else {
+      c = sm_side(rules::texture_request_access(rec, r.lanes), sm, true, d, l2port);
+    }
+    if (i > 0 || !counts_instruction) d.l1.instructions = 0;
+    if (texels) d.l1.requests = 0;
+    count(d, pc_counters);
+    if (i == 0) total = c;
+    else rules::add_part(total, c);
+  }
+  if (rs.count == 0 && counts_instruction) {  // no active lane: the instruction alone
+    memory::Delta d;
+    d.kind = Kind::ReadOnlyLd;
+    d.l1.instructions = 1;
+    count(d, pc_counters);
+  }
+  if (texels) total.requests = 0;
   return total;
 }
 
@@ -507,6 +549,7 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
         case Op::LoadMatrix: d.kind = Kind::SharedLdsm; break;
         case Op::GmmaRead: d.kind = Kind::SharedGmma; break;  // access_record takes these first
         case Op::StoreMatrix: d.kind = Kind::SharedStsm; break;
+        case Op::TexSample: case Op::TexTexels: d.kind = Kind::SharedLd; break;  // texture only (access_texture)
         case Op::Atomic: case Op::Reduction: d.kind = Kind::SharedAtom; break;
       }
       d.shared = SharedTraffic{1, c.wavefronts, c.ideal_wavefronts, c.bank_conflicts};

@@ -136,6 +136,10 @@ struct MemorySystem::Impl {
   // request coalescer; before 9.0 (a what-if) the 16-byte loads and stores of one warp that would copy it.
   template <class Port>
   InstructionCounts access_bulk(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
+  // A texture record: on 7.0+ request by request (rules/texture_requests.hpp), each looking its sectors up in L1 in
+  // turn; before 7.0 the lanes on a texel as one read-only load.
+  template <class Port>
+  InstructionCounts access_texture(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port);
   // Per warp (CTA << 16 | warp), the global record of its last cp.async, which the shared record of the
   // same instruction (that warp's next record) pairs with; records of other warps may come between.
   // Entries stay for the kernel (one per warp that copies), `pending` until their write comes.

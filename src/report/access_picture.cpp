@@ -219,7 +219,19 @@ std::string access_figure(const WarpAccess& w, const std::vector<const ArchSpec*
                          g.first, g.second, html_escape(names));
     return out;
   }
-  if (w.space == Space::Global || w.space == Space::Texture)
+  if (w.space == Space::Texture) {
+    WarpAccess texels = w;  // lanes on a border texel (kNoTexel) read nothing
+    std::uint32_t mask = w.active.bits();
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (w.addr[l] == kNoTexel) mask &= ~(1u << l);
+    texels.active = LaneMask(mask);
+    return "<figure>\n" + svg_line_picture(texels, 128, 32) +
+           "<figcaption>The texels the lanes fetch, a row per 128-byte line, a cell per byte: dark, bytes of the texels; "
+           "light, the rest of the 32-byte sectors. The texture unit counts those sectors per request: 8 lanes of a "
+           "fetch (4 of 16-byte texels) or a quad of a sample, so a sector two requests share counts twice, the second "
+           "time a hit (validation/h100/texture_probe).</figcaption>\n</figure>\n";
+  }
+  if (w.space == Space::Global)
     return "<figure>\n" + svg_line_picture(w, 128, 32) +
            "<figcaption>A row per 128-byte line the active lanes touch, a cell per byte: dark, bytes the lanes use; "
            "light, the rest of the 32-byte sectors they touch (moved but not used); white, sectors not "

@@ -4,6 +4,7 @@
 #include "rules/atomic_passes.hpp"
 #include "rules/global_rules.hpp"
 #include "rules/local_layout.hpp"
+#include "rules/texture_requests.hpp"
 
 namespace warpscope {
 
@@ -41,6 +42,7 @@ InstructionCounts analyze(const WarpAccess& a, const ArchSpec& arch, const Rules
   if (auto passes = rules::serve_by_passes(
           a, arch, [&](const WarpAccess& pass, bool, bool) { return rules::analyze_at_addresses(pass, arch, options); }))
     return *passes;
+  if (a.space == Space::Texture) return rules::texture_counts(a, arch, options);
   if (a.space != Space::Local) return rules::analyze_at_addresses(a, arch, options);
   InstructionCounts total = rules::analyze_at_addresses(rules::local_part(a, 0), arch, options);
   for (int part = 1; part < rules::local_parts(a); ++part)

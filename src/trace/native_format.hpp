@@ -64,6 +64,9 @@ inline constexpr std::uint8_t kTypeBulk = 0x40;
 // In the second type byte too: the record is a wgmma's shared-memory read (Op::GmmaRead, op bits ld), shared, 16
 // bytes, default cache operator, mask 0b11 (types.hpp gmma_*). Readers before it reject the byte.
 inline constexpr std::uint8_t kTypeGmma = 0x80;
+// On a texture record (and only there) the matrix bit means a sample (Op::TexSample, op bits ld, default cache
+// operator), and with the cp.async bit its further texels (Op::TexTexels). Readers before them reject both bytes.
+inline constexpr std::uint8_t kTypeTexSample = kTypeMatrix, kTypeTexTexels = kTypeMatrix | kTypeAsyncCopy;
 enum class AddrMode : std::uint8_t { None = 0, Stride = 1, Deltas = 2 };
 // Longest possible encoding of one record.
 // tag, kernel, cta, warp, sm, type, mask, pc, base, then 31 deltas or 1 stride.

@@ -106,7 +106,7 @@ void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
     throw Error(fmt::format("trace record of kernel {} written before begin_kernel declared it ({} kernels so far)",
                             r.kernel, kernel_count));
   if (r.size == 0 || r.size > 16 || !std::has_single_bit(unsigned{r.size}) || r.space > Space::DShared ||
-      r.op > Op::GmmaRead || r.cache > CacheOp::Wt)
+      r.op > kLastOp || r.cache > CacheOp::Wt)
     throw Error(fmt::format("cannot write a trace record with size {}, space {}, op {}, cache op {}: sizes are 1, "
                             "2, 4, 8 or 16 bytes",
                             r.size, static_cast<int>(r.space), static_cast<int>(r.op), static_cast<int>(r.cache)));
@@ -120,6 +120,8 @@ void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
                             r.kernel, r.pc));
   if (is_bulk(r.op) && !bulk_record_ok(r))
     throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: {}", r.kernel, r.pc, kBulkRecordRule));
+  if (!sample_record_ok(r.space, r.op, r.cache))
+    throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: {}", r.kernel, r.pc, kSampleRecordRule));
   if (r.op == Op::GmmaRead && !gmma_record_ok(r))
     throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: {}", r.kernel, r.pc, kGmmaRecordRule));
   if (const int lane = first_misaligned_lane(r); lane >= 0)

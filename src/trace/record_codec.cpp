@@ -40,7 +40,9 @@ namespace {
 // Records reach the encoder through check_record(): sizes are powers of two up to 16.
 std::uint8_t type_byte_a(const WarpAccess& r) {
   const auto size_log2 = static_cast<unsigned>(std::countr_zero(unsigned{r.size}));
-  const Op op = r.op == Op::LoadMatrix || r.op == Op::AsyncCopy || r.op == Op::BulkLoad || r.op == Op::GmmaRead ? Op::Load
+  const Op op = r.op == Op::LoadMatrix || r.op == Op::AsyncCopy || r.op == Op::BulkLoad || r.op == Op::GmmaRead ||
+                       is_texture_sample(r.op)
+                   ? Op::Load
                : r.op == Op::StoreMatrix || r.op == Op::BulkStore                        ? Op::Store
                                                                                         : r.op;
   return static_cast<std::uint8_t>(static_cast<unsigned>(r.space) | static_cast<unsigned>(op) << 3 | size_log2 << 5);
@@ -48,7 +50,8 @@ std::uint8_t type_byte_a(const WarpAccess& r) {
 std::uint8_t type_byte_b(const WarpAccess& r) {
   return static_cast<std::uint8_t>(static_cast<unsigned>(r.cache) | (is_matrix(r.op) ? kTypeMatrix : 0u) |
                                    (r.op == Op::AsyncCopy ? kTypeAsyncCopy : 0u) | (is_bulk(r.op) ? kTypeBulk : 0u) |
-                                   (r.op == Op::GmmaRead ? kTypeGmma : 0u));
+                                   (r.op == Op::GmmaRead ? kTypeGmma : 0u) | (r.op == Op::TexSample ? kTypeTexSample : 0u) |
+                                   (r.op == Op::TexTexels ? kTypeTexTexels : 0u));
 }
 
 }  // namespace
@@ -164,14 +167,17 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
     if ((a & 7u) > static_cast<unsigned>(Space::DShared) || (a >> 5) > 4 ||
         (b & ~(kTypeMatrix | kTypeAsyncCopy | kTypeBulk | kTypeGmma)) > static_cast<unsigned>(CacheOp::Wt))
       return fail("bad space, size or cache operator code");
-    // ldmatrix / stmatrix: shared ld / st of 16 bytes with the default cache operator.
-    if ((b & kTypeMatrix) != 0) {
+    // A texture sample (0x10) or its further texels (0x30): a texture ld with the default cache operator.
+    if ((a & 7u) == static_cast<unsigned>(Space::Texture) && (b & kTypeMatrix) != 0) {
+      if (((a >> 3) & 3u) != 0 || (b != kTypeTexSample && b != kTypeTexTexels))
+        return fail("a texture sample (tex/texels) record that is not a texture load with the default cache operator");
+    } else if ((b & kTypeMatrix) != 0) {  // ldmatrix / stmatrix: shared ld / st of 16 bytes, default cache operator
       constexpr unsigned kSharedLd16 = static_cast<unsigned>(Space::Shared) | 4u << 5, kSharedSt16 = kSharedLd16 | 1u << 3;
       if ((a != kSharedLd16 && a != kSharedSt16) || b != kTypeMatrix)
         return fail("a matrix (ldsm/stsm) record that is not a 16-byte shared load or store");
     }
-    // cp.async: a global or shared "load" of 4, 8 or 16 bytes, ca or cg.
-    if ((b & kTypeAsyncCopy) != 0) {
+    // cp.async: a global or shared "load" of 4, 8 or 16 bytes, ca or cg (0x30 on a texture: a sample's texels, above).
+    if ((b & kTypeAsyncCopy) != 0 && b != kTypeTexTexels) {
       const auto space = static_cast<Space>(a & 7u);
       const auto cache = static_cast<CacheOp>(b & ~kTypeAsyncCopy);
       if ((b & kTypeMatrix) != 0 || ((a >> 3) & 3u) != 0 || !async_copy_record_ok(space, 1u << (a >> 5), cache))
@@ -208,8 +214,12 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   r.sm = s.sm;
   r.space = static_cast<Space>(s.type_a & 7u);
   r.op = static_cast<Op>((s.type_a >> 3) & 3u);
-  if (s.type_b & kTypeMatrix) r.op = r.op == Op::Load ? Op::LoadMatrix : Op::StoreMatrix;
-  if (s.type_b & kTypeAsyncCopy) r.op = Op::AsyncCopy;
+  if (r.space == Space::Texture && (s.type_b & kTypeMatrix) != 0) {
+    r.op = s.type_b == kTypeTexTexels ? Op::TexTexels : Op::TexSample;
+  } else {
+    if (s.type_b & kTypeMatrix) r.op = r.op == Op::Load ? Op::LoadMatrix : Op::StoreMatrix;
+    if (s.type_b & kTypeAsyncCopy) r.op = Op::AsyncCopy;
+  }
   if (s.type_b & kTypeBulk) r.op = r.op == Op::Load ? Op::BulkLoad : Op::BulkStore;
   if (s.type_b & kTypeGmma) r.op = Op::GmmaRead;
   r.size = static_cast<std::uint8_t>(1u << (s.type_a >> 5));
