@@ -399,6 +399,39 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
   return total;
 }
 
+namespace {
+
+// The L2 reads of a texel fetch's requests, merged per line before they go: the H100 sends a TLD's L1 misses as one
+// L2 request a line, as a global load's, though each of its requests looked its sectors up alone
+// (validation/h100/texture_probe: fetch1d<1>, 4 requests of a sector each, 1 L2 request an instruction).
+template <class Port>
+struct LineMergedReads {
+  Port& port;
+  static constexpr bool kPrefetch = Port::kPrefetch;
+  std::array<std::pair<std::uint64_t, SectorMask>, kWarpSize * 4> reads{};
+  unsigned count = 0;
+  bool evict_first = false;
+  void read(std::uint64_t line, SectorMask s, bool ef, memory::Delta&) {
+    evict_first = evict_first || ef;
+    for (unsigned i = 0; i < count; ++i)
+      if (reads[i].first == line) {
+        reads[i].second |= s;
+        return;
+      }
+    reads[count++] = {line, s};
+  }
+  void bulk_read(std::uint64_t line, SectorMask s, memory::L2Fill fill, memory::Delta& d) { port.bulk_read(line, s, fill, d); }
+  void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta& d) { port.write(line, b, ef, d); }
+  void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta& d) {
+    port.atomic(line, s, b, reduction, d);
+  }
+  void flush(memory::Delta& d) {
+    for (unsigned i = 0; i < count; ++i) port.read(reads[i].first, reads[i].second, evict_first, d);
+  }
+};
+
+}  // namespace
+
 template <class Port>
 InstructionCounts MemorySystem::Impl::access_texture(const WarpAccess& rec, int sm, Counters* pc_counters, Port& l2port) {
   const bool counts_instruction = counts_execution(rec), texels = rec.op == Op::TexTexels;
@@ -410,6 +443,7 @@ InstructionCounts MemorySystem::Impl::access_texture(const WarpAccess& rec, int 
     return c;
   }
   const rules::TextureRequests rs = rules::texture_requests(rec);
+  LineMergedReads<Port> merged{l2port};
   InstructionCounts total;
   total.path = MemoryPath::ReadOnly;
   for (unsigned i = 0; i < rs.count; ++i) {
@@ -421,7 +455,8 @@ InstructionCounts MemorySystem::Impl::access_texture(const WarpAccess& rec, int 
       d.kind = Kind::ReadOnlyLd;
       d.l1 = L1Traffic{1, 1, 1, 1, 1, 0, 0};
     } else {
-      c = sm_side(rules::texture_request_access(rec, r.lanes), sm, true, d, l2port);
+      const WarpAccess part = rules::texture_request_access(rec, r.lanes);
+      c = rec.op == Op::Load ? sm_side(part, sm, true, d, merged) : sm_side(part, sm, true, d, l2port);
     }
     if (i > 0 || !counts_instruction) d.l1.instructions = 0;
     if (texels) d.l1.requests = 0;
@@ -429,10 +464,11 @@ InstructionCounts MemorySystem::Impl::access_texture(const WarpAccess& rec, int 
     if (i == 0) total = c;
     else rules::add_part(total, c);
   }
-  if (rs.count == 0 && counts_instruction) {  // no active lane: the instruction alone
+  if (merged.count > 0 || (rs.count == 0 && counts_instruction)) {  // the merged L2 reads; or, no active lane, the instruction
     memory::Delta d;
     d.kind = Kind::ReadOnlyLd;
-    d.l1.instructions = 1;
+    d.l1.instructions = rs.count == 0 && counts_instruction ? 1 : 0;
+    merged.flush(d);
     count(d, pc_counters);
   }
   if (texels) total.requests = 0;

@@ -143,6 +143,10 @@ void Interpreter::Impl::step(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const 
       e.pc = pc + 1;
       wgmma(c, w, f, pc, in, exec);
       return;
+    case Opcode::Tex:
+      e.pc = pc + 1;
+      texture_fetch(c, w, f, pc, in, exec);
+      return;
     case Opcode::BarCluster:
       e.pc = pc + 1;
       cluster_barrier(w, in, exec);

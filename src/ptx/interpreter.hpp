@@ -20,6 +20,7 @@
 
 #include "ptx/device_memory.hpp"
 #include "ptx/ir.hpp"
+#include "ptx/texture_object.hpp"
 #include "warpscope/trace.hpp"
 #include "warpscope/warp_access.hpp"
 
@@ -32,6 +33,7 @@ struct ModuleState {
   DeviceMemory memory;
   std::vector<std::uint8_t> const_bank;      // the module's .const variables
   std::vector<std::uint64_t> global_address;  // per symbol: the address of a .global variable (0 for others)
+  std::vector<TextureObject> textures;        // the run script's tex(...) arguments: handle k + 1 is textures[k]
 
   explicit ModuleState(const Module& m);
 };

@@ -602,11 +602,7 @@ struct Interpreter::Impl {
     for (Space s : kOrder) {
       const std::uint32_t lanes = by_space[static_cast<std::size_t>(s)];
       if (!lanes) continue;
-      WarpAccess a;
-      a.pc = pc_base[f.fn] + pc;
-      a.kernel = launch.kernel_id;
-      a.cta = static_cast<std::uint32_t>(c.linear);
-      a.warp = static_cast<std::uint16_t>(w.index);
+      WarpAccess a = record_of(c, w, f, pc);
       a.space = s;
       // Shared memory has no reduction instruction (ATOMS ... RZ): a generic atom that ptxas would make a
       // RED stays an atomic where its lanes land in shared memory.
@@ -778,6 +774,15 @@ struct Interpreter::Impl {
   }
   // A bulk or tensor copy's record, its descriptor lanes left to the caller (types.hpp Op::BulkLoad / BulkStore).
   WarpAccess bulk_record(const Cta& c, const Warp& w, const Frame& f, std::uint32_t pc, bool to_shared) const;
+  // A record of the warp's instruction at `pc`: its PC, kernel, CTA and warp set, the rest defaults.
+  WarpAccess record_of(const Cta& c, const Warp& w, const Frame& f, std::uint32_t pc) const {
+    WarpAccess a;
+    a.pc = pc_base[f.fn] + pc;
+    a.kernel = launch.kernel_id;
+    a.cta = static_cast<std::uint32_t>(c.linear);
+    a.warp = static_cast<std::uint16_t>(w.index);
+    return a;
+  }
   // cp.async.bulk (warp_bulk_copy.cpp): each lane's copy at once, one record per copy (types.hpp Op::BulkLoad /
   // BulkStore); a copy to shared memory then completes its bytes on its mbarrier.
   void bulk_copy(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
@@ -797,6 +802,9 @@ struct Interpreter::Impl {
   // wgmma.mma_async (warp_wgmma.cpp): each warp computes its 16 rows of the warpgroup's 64 when it runs, reading
   // descriptor operands from the CTA's shared memory; one Op::GmmaRead record a warp.
   void wgmma(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
+  // tex (ptx/warp_texture.cpp): each lane's texels through its texture object, the result into d; records a texel
+  // fetch (integer coordinates) or a sample and its further texels (types.hpp Op::TexSample).
+  void texture_fetch(Cta& c, Warp& w, Frame& f, std::uint32_t pc, const Instruction& in, std::uint32_t exec);
 
   // 16-bit floats (.f16, .bf16, and pairs of them in 32 bits): each half computed in single precision and
   // rounded to its format; cvt of two floats to a pair (warp_alu.cpp).

@@ -80,6 +80,7 @@ enum class Opcode : std::uint8_t {
   Mapa,        // mapa{.shared::cluster}.u32/.u64 d, a, rank: a's offset in CTA `rank`'s shared memory
   Getctarank,  // getctarank{.shared::cluster}.u32/.u64 d, a: the rank of the CTA whose shared memory a is in
   BarCluster,  // barrier.cluster.arrive (bar Arrive) / .wait (bar Sync): every thread of the cluster
+  Tex,         // tex.{1d,2d}.v4.dtype.ctype d, [handle, {coordinates}]: type dtype, type2 ctype, vec the dimensions
 };
 
 enum class SpecialReg : std::uint8_t {

@@ -5,17 +5,15 @@
 #include <filesystem>
 
 #include "core/parse_number.hpp"
+#include "ptx/arg_syntax.hpp"
 #include "warpscope/error.hpp"
 #include "warpscope/ptx.hpp"
 
 namespace warpscope {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using ptx::split_top;
+using ptx::trim;
 
 bool valid_name(std::string_view s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
@@ -50,23 +48,6 @@ Dim3 parse_dim(std::string_view s, const char* what, std::string_view launch) {
   if (v.size() > 1) d.y = static_cast<std::uint32_t>(v[1]);
   if (v.size() > 2) d.z = static_cast<std::uint32_t>(v[2]);
   return d;
-}
-
-// Splits at top-level commas (not inside parentheses).
-std::vector<std::string_view> split_top(std::string_view s) {
-  std::vector<std::string_view> out;
-  int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '(') ++depth;
-    else if (s[i] == ')') --depth;
-    else if (s[i] == ',' && depth == 0) {
-      out.push_back(trim(s.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  out.push_back(trim(s.substr(start)));
-  return out;
 }
 
 }  // namespace

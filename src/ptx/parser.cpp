@@ -867,6 +867,19 @@ class Parser {
       in.bar = arrive ? BarMode::Arrive : BarMode::Sync;
       return;
     }
+    if (parts[0] == "tex") {
+      // tex.{1d,2d}.v4.{f32,u32,s32}.{s32,f32} d, [texobj, {coordinates}] (PTX ISA 9.7.10.3, unified mode: a texture
+      // object's handle in a register); other geometries, .level/.grad, samplers and .texref are not run.
+      in.op = Opcode::Unsupported;
+      if (parts.size() != 5 || (parts[1] != "1d" && parts[1] != "2d") || parts[2] != "v4") return;
+      const auto d = parse_type(parts[3]), c = parse_type(parts[4]);
+      if (!d || (*d != Type::F32 && *d != Type::U32 && *d != Type::S32) || !c || (*c != Type::S32 && *c != Type::F32)) return;
+      in.op = Opcode::Tex;
+      in.vec = static_cast<std::uint8_t>(parts[1] == "1d" ? 1 : 2);
+      in.type = *d;
+      in.type2 = *c;
+      return;
+    }
     if (parts[0] == "mapa" || parts[0] == "getctarank") {
       // mapa{.shared::cluster}.u32/.u64 d, a, rank; getctarank{.shared::cluster}.u32/.u64 d, a
       in.op = parts[0] == "mapa" ? Opcode::Mapa : Opcode::Getctarank;
@@ -1531,7 +1544,7 @@ class Parser {
     const int dests = dest_count(in);
     for (std::size_t k = 0; k < in.operands.size(); ++k) {
       Operand& o = in.operands[k];
-      if (o.kind == OperandKind::Address && o.count != 0 && in.op != Opcode::TensorCopy)
+      if (o.kind == OperandKind::Address && o.count != 0 && in.op != Opcode::TensorCopy && in.op != Opcode::Tex)
         fail_at(path_, in.ptx_line, fmt::format("'{}': coordinates {{..}} in an address of an instruction that is not a tensor copy", in.text));
       if (o.kind != OperandKind::Imm) continue;
       if (static_cast<int>(k) < dests) fail_at(path_, in.ptx_line, fmt::format("'{}' writes to a number", in.text));
@@ -1705,6 +1718,20 @@ class Parser {
       case Opcode::Activemask: need(1); break;
       case Opcode::Mapa: need(3); break;
       case Opcode::Getctarank: need(2); break;
+      case Opcode::Tex: {
+        need(2);
+        const Operand& d = in.operands[0];
+        const Operand& a = in.operands[1];
+        if (in.operands.size() != 2 || d.kind != OperandKind::Vector || d.count != 4 || a.kind != OperandKind::Address)
+          fail_at(path_, in.ptx_line, fmt::format("'{}': expected {{d0, d1, d2, d3}}, [texture, {{coordinates}}]", in.text));
+        if (a.count != in.vec)
+          fail_at(path_, in.ptx_line, fmt::format("'{}': a {}d fetch takes {} coordinate{}, found {}", in.text, in.vec, in.vec,
+                                                  in.vec == 1 ? "" : "s", a.count));
+        for (std::size_t j = 0; j < a.count; ++j)
+          if (a.regs[j] < 0) fail_at(path_, in.ptx_line, fmt::format("'{}': a coordinate is '_'", in.text));
+        if (a.reg < 0 || a.offset != 0) in.op = Opcode::Unsupported;  // a .texref or sampler by name: not run
+        break;
+      }
       case Opcode::Elect:
         need(3);
         if (!in.pair_dest) fail_at(path_, in.ptx_line, fmt::format("'{}': expected d|p, membermask", in.text));

@@ -11,6 +11,7 @@
 
 #include "core/parse_number.hpp"
 #include "core/splitmix.hpp"
+#include "ptx/buffer_fill.hpp"
 #include "ptx/interpreter.hpp"
 #include "ptx/parser.hpp"
 #include "ptx/tensor_map.hpp"
@@ -19,6 +20,37 @@
 #include "warpscope/ptx.hpp"
 
 namespace warpscope {
+
+// A buffer's bytes as its fill asks (ptx/buffer_fill.hpp).
+void ptx::fill_buffer(ptx::DeviceMemory::Allocation& a, const PtxBuffer& b) {
+  switch (b.fill) {
+    case PtxBuffer::Fill::Zero: break;
+    case PtxBuffer::Fill::Iota:
+      for (std::uint64_t i = 0; i + 4 <= a.size; i += 4) {
+        const auto v = static_cast<std::uint32_t>(i / 4);
+        std::memcpy(a.bytes.data() + i, &v, 4);
+      }
+      break;
+    case PtxBuffer::Fill::Random: {
+      std::uint64_t s = b.seed;
+      for (std::uint64_t i = 0; i < a.size; i += 8) {
+        const std::uint64_t v = splitmix_next(s);
+        std::memcpy(a.bytes.data() + i, &v, std::min<std::uint64_t>(8, a.size - i));
+      }
+      break;
+    }
+    case PtxBuffer::Fill::Index: {
+      std::uint64_t s = b.seed;
+      for (std::uint64_t i = 0; i + 4 <= a.size; i += 4) {
+        const auto v = static_cast<std::uint32_t>(splitmix_next(s) % b.range);
+        std::memcpy(a.bytes.data() + i, &v, 4);
+      }
+      break;
+    }
+    case PtxBuffer::Fill::File: case PtxBuffer::Fill::Bytes: break;
+  }
+}
+
 namespace {
 
 using ptx::Function;
@@ -86,34 +118,6 @@ std::uint32_t find_kernel(const Module& m, const std::string& name) {
   throw InputError(fmt::format("{}: no kernel named '{}'; its kernels: {}", m.path, name, fmt::join(kernels, ", ")));
 }
 
-void fill_buffer(ptx::DeviceMemory::Allocation& a, const PtxBuffer& b) {
-  switch (b.fill) {
-    case PtxBuffer::Fill::Zero: break;
-    case PtxBuffer::Fill::Iota:
-      for (std::uint64_t i = 0; i + 4 <= a.size; i += 4) {
-        const auto v = static_cast<std::uint32_t>(i / 4);
-        std::memcpy(a.bytes.data() + i, &v, 4);
-      }
-      break;
-    case PtxBuffer::Fill::Random: {
-      std::uint64_t s = b.seed;
-      for (std::uint64_t i = 0; i < a.size; i += 8) {
-        const std::uint64_t v = splitmix_next(s);
-        std::memcpy(a.bytes.data() + i, &v, std::min<std::uint64_t>(8, a.size - i));
-      }
-      break;
-    }
-    case PtxBuffer::Fill::Index: {
-      std::uint64_t s = b.seed;
-      for (std::uint64_t i = 0; i + 4 <= a.size; i += 4) {
-        const auto v = static_cast<std::uint32_t>(splitmix_next(s) % b.range);
-        std::memcpy(a.bytes.data() + i, &v, 4);
-      }
-      break;
-    }
-    case PtxBuffer::Fill::File: case PtxBuffer::Fill::Bytes: break;
-  }
-}
 
 // The bytes of one argument for a parameter of `type` and `size` bytes.
 void pack_argument(const Module& m, const Function& k, std::size_t index, const std::string& arg, ptx::ModuleState& state,
@@ -141,6 +145,22 @@ void pack_argument(const Module& m, const Function& k, std::size_t index, const 
     } catch (const InputError& e) {
       throw InputError(fmt::format("{}: {}", where, e.what()));
     }
+  }
+  // A texture object (a cudaTextureObject_t: a 64-bit handle, docs/PTX.md "Textures").
+  if (std::string_view(arg).starts_with("tex(")) {
+    if (v.size != 8)
+      throw InputError(fmt::format("{}: a texture object is a 64-bit handle (cudaTextureObject_t), this parameter has {} bytes", where, v.size));
+    try {
+      state.textures.push_back(ptx::parse_texture_object(arg, [&](std::string_view name) -> std::optional<std::pair<std::uint64_t, std::uint64_t>> {
+        if (const auto* a = state.memory.allocation(std::string(name))) return std::pair{a->base, a->size};
+        return std::nullopt;
+      }));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}", where, e.what()));
+    }
+    const std::uint64_t handle = state.textures.size();
+    place(&handle, 8);
+    return;
   }
   // A small struct by value (a __half2, a char4) takes its bytes as one integer, little endian.
   if (v.type == Type::B8 && v.size == ptx::kTensorMapBytes)
@@ -211,7 +231,7 @@ class PtxRunSource : public TraceSource {
       }
       state_.memory.allocate(b.name, size);
       auto* a = state_.memory.allocation(b.name);
-      fill_buffer(*a, b);
+      ptx::fill_buffer(*a, b);
       std::copy(file.begin(), file.end(), a->bytes.begin());
     }
     for (const auto& d : options_.dumps)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/parse_number.hpp"
+#include "ptx/arg_syntax.hpp"
 #include "warpscope/error.hpp"
 
 namespace warpscope::ptx {
@@ -24,30 +25,6 @@ constexpr TypeInfo kTypes[] = {{"u8", 1, false},  {"u16", 2, false}, {"u32", 4, 
                                {"f32ftz", 4, true}, {"tf32", 4, true}, {"tf32ftz", 4, true}};
 
 constexpr char kMagic[8] = {'W', 'S', 'T', 'M', 'A', 'P', 0, 1};
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-// Splits at commas outside parentheses.
-std::vector<std::string_view> split(std::string_view s) {
-  std::vector<std::string_view> out;
-  int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= s.size(); ++i) {
-    if (i == s.size() || (s[i] == ',' && depth == 0)) {
-      out.push_back(trim(s.substr(start, i - start)));
-      start = i + 1;
-    } else if (s[i] == '(') {
-      ++depth;
-    } else if (s[i] == ')') {
-      --depth;
-    }
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -66,7 +43,7 @@ TensorMap parse_tensor_map(std::string_view text, const std::function<std::optio
   std::string_view body = trim(text);
   if (!body.starts_with("tmap(") || !body.ends_with(")")) return fail("not a tmap(...)");
   body = body.substr(5, body.size() - 6);
-  const auto parts = split(body);
+  const auto parts = split_top(body);
   if (parts.size() < 4) return fail("give a buffer, a type, the dimensions and the box");
   const auto tuple = [&](std::string_view t, const char* what) {
     if (t.size() < 2 || t.front() != '(' || t.back() != ')') {
@@ -76,7 +53,7 @@ TensorMap parse_tensor_map(std::string_view text, const std::function<std::optio
     }
     std::vector<std::uint64_t> v;
     if (trim(t.substr(1, t.size() - 2)).empty()) return v;  // (): no dimension
-    for (auto x : split(t.substr(1, t.size() - 2))) {
+    for (auto x : split_top(t.substr(1, t.size() - 2))) {
       const auto n = parse_u64(x);
       if (!n) fail(fmt::format("{} '{}': '{}' is not a number", what, t, x));
       v.push_back(*n);
@@ -86,14 +63,9 @@ TensorMap parse_tensor_map(std::string_view text, const std::function<std::optio
 
   TensorMap m;
   // The buffer, with an optional byte offset.
-  std::string_view buf = parts[0];
-  std::uint64_t offset = 0;
-  if (const auto plus = buf.find('+'); plus != std::string_view::npos) {
-    const auto n = parse_u64(trim(buf.substr(plus + 1)));
-    if (!n) return fail(fmt::format("'{}': expected BUFFER+BYTES", buf));
-    offset = *n;
-    buf = trim(buf.substr(0, plus));
-  }
+  const auto where = buffer_and_offset(parts[0]);
+  if (!where) return fail(fmt::format("'{}': expected BUFFER+BYTES", parts[0]));
+  const auto [buf, offset] = *where;
   const auto base = buffer_base(buf);
   if (!base) return fail(fmt::format("no buffer named '{}'", buf));
   m.base = *base + offset;

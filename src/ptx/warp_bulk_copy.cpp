@@ -63,11 +63,7 @@ void Interpreter::Impl::complete_tx(Cta& c, const Warp& w, const Frame& f, const
 }
 
 WarpAccess Interpreter::Impl::bulk_record(const Cta& c, const Warp& w, const Frame& f, std::uint32_t pc, bool to_shared) const {
-  WarpAccess a;
-  a.pc = pc_base[f.fn] + pc;
-  a.kernel = launch.kernel_id;
-  a.cta = static_cast<std::uint32_t>(c.linear);
-  a.warp = static_cast<std::uint16_t>(w.index);
+  WarpAccess a = record_of(c, w, f, pc);
   a.space = Space::Global;
   a.op = to_shared ? Op::BulkLoad : Op::BulkStore;
   a.size = 16;

@@ -45,17 +45,7 @@ TEST(H100MulticastProbe, InterpreterDeliversWhatTheH100Delivered) {
   ProbeReplay p(kRoot + "multicast_probe", "multicast_probe");
   for (int m = 0; m < 3; ++m) p.aliases[fmt::format("box{}", m)] = fmt::format("box<{}>", m);
   p.label_first_word = true;
-  std::size_t checksums = 0;
-  p.replay(kRoot + "h100/multicast_probe/run.txt", [&](const std::string& kind, const std::string& label, std::istringstream& rest,
-                                                      const std::string&, const std::vector<std::uint64_t>&) {
-    if (kind != "checksum") return;
-    std::string hex;
-    rest >> hex;
-    auto& bytes = p.run.state->memory.allocation("out")->bytes;
-    EXPECT_EQ(fmt::format("{:016x}", fnv1a(bytes.data(), bytes.size())), hex) << label;
-    std::fill(bytes.begin(), bytes.end(), 0);
-    ++checksums;
-  });
+  const std::size_t checksums = replay_checksums(p, kRoot + "h100/multicast_probe/run.txt");
   EXPECT_EQ(p.launches, p.script.launches.size());
   EXPECT_EQ(checksums, 4u);
 }

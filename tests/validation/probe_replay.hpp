@@ -4,7 +4,10 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <fmt/format.h>
+#include <algorithm>
 
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <map>
@@ -14,7 +17,9 @@
 
 #include "ptx/ptx_test_support.hpp"
 #include "test_support.hpp"
+#include "ptx/buffer_fill.hpp"
 #include "ptx/tensor_map.hpp"
+#include "ptx/texture_object.hpp"
 #include "trace/trace_test_util.hpp"
 #include "tracer/demangle.hpp"
 #include "warpscope/ptx.hpp"
@@ -38,7 +43,10 @@ struct ProbeReplay {
   ProbeReplay(const std::string& dir, const std::string& app)
       : script(parse_ptx_script(read_bytes(dir + "/" + app + ".run"), app + ".run")),
         run(read_bytes(dir + "/" + app + ".ptx")) {
-    for (const auto& b : script.buffers) address[b.name] = run.buffer(b.name, b.bytes);
+    for (const auto& b : script.buffers) {
+      address[b.name] = run.buffer(b.name, b.bytes);
+      if (b.fill != PtxBuffer::Fill::File && b.fill != PtxBuffer::Fill::Bytes) ptx::fill_buffer(*run.state->memory.allocation(b.name), b);
+    }
     for (const auto& [name, index] : run.module.function_index) {
       std::string d = tracer::demangle(name);
       if (d.rfind("void ", 0) == 0) d = d.substr(5);
@@ -88,6 +96,24 @@ struct ProbeReplay {
             args.push_back(0);
             continue;
           }
+          if (a.rfind("tex(", 0) == 0) {  // a texture object: its handle (ptx/texture_object.hpp)
+            run.state->textures.push_back(ptx::parse_texture_object(
+                a, [&](std::string_view b) -> std::optional<std::pair<std::uint64_t, std::uint64_t>> {
+                  if (const auto* al = run.state->memory.allocation(std::string(b))) return std::pair{al->base, al->size};
+                  return std::nullopt;
+                }));
+            args.push_back(run.state->textures.size());
+            run.set_param(k, i, &args.back(), 8);
+            continue;
+          }
+          if (const auto dot = a.find('.'); dot != std::string::npos && a.find_first_not_of("0123456789.-") == std::string::npos) {
+            const float v = std::stof(a);  // a float argument
+            std::uint32_t bits = 0;
+            std::memcpy(&bits, &v, 4);
+            args.push_back(bits);
+            run.set_param(k, i, &bits, 4);
+            continue;
+          }
           args.push_back(address.count(a) ? address.at(a) : std::stoull(a, nullptr, 0));
           run.set_param(k, i, &args.back(), 8);
         }
@@ -119,6 +145,23 @@ inline std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
   return h;
+}
+
+// Replays run.txt and checks each "checksum LABEL HEX" line against the FNV-1a of buffer `out` after its launch, which is
+// then cleared (as the probes' main() clears it); returns how many it checked.
+inline std::size_t replay_checksums(ProbeReplay& p, const std::string& run_txt, const std::string& out = "out") {
+  std::size_t checksums = 0;
+  p.replay(run_txt, [&](const std::string& kind, const std::string& label, std::istringstream& rest, const std::string&,
+                        const std::vector<std::uint64_t>&) {
+    if (kind != "checksum") return;
+    std::string hex;
+    rest >> hex;
+    auto& bytes = p.run.state->memory.allocation(out)->bytes;
+    EXPECT_EQ(fmt::format("{:016x}", fnv1a(bytes.data(), bytes.size())), hex) << label;
+    std::fill(bytes.begin(), bytes.end(), 0);
+    ++checksums;
+  });
+  return checksums;
 }
 
 // How many of the counters predicted before the H100 ran (validation/<app>/predicted.txt: launch index, label,

@@ -1,0 +1,62 @@
+// Texture fetches against the H100 (validation/kernels/texture_probe; hand-made hypotheses committed before the run:
+// validation/texture_probe/predicted.txt; docs/VALIDATION.md "Textures"). The texture unit serves a TLD (tex1Dfetch)
+// in requests of 8 lanes (4 of 16-byte texels) and a TEX (tex2D) in quads, each request looking up its own sectors:
+// the interpreter's tex records through the model give every instruction, request and sector count exactly.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+#include "probe_replay.hpp"
+#include "test_support.hpp"
+#include "warpscope/validate.hpp"
+
+namespace warpscope::test {
+namespace {
+
+const std::string kRoot = WARPSCOPE_SOURCE_DIR "/validation/";
+
+TEST(H100TextureProbe, CountersFromPtxMatchNsightCompute) {
+  const ValidationReport r = ptx_validation_report("texture_probe");
+  const ValidationSummary s = summarize(r);
+  EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
+  ASSERT_EQ(r.kernels.size(), 15u);
+  EXPECT_EQ(s.exact_matched, s.exact);
+  EXPECT_EQ(s.exact, 780u);
+  const std::string requests = "l1tex__t_requests_pipe_tex_mem_texture.sum", sectors = "l1tex__t_sectors_pipe_tex_mem_texture.sum",
+                    hits = "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum";
+  // 512 warp instructions a launch. A TLD of 4-byte texels: 4 requests of 8 lanes; of float4 texels: 8 of 4 lanes.
+  EXPECT_EQ(hardware_and_model(r, "fetch1d#1", requests), std::make_pair(2048.0, 2048.0));
+  EXPECT_EQ(hardware_and_model(r, "fetch1d_v4", requests), std::make_pair(4096.0, 4096.0));
+  // 32 bytes fetched as bytes: the same sector in each of the 4 requests, 3 of them hits.
+  EXPECT_EQ(hardware_and_model(r, "fetch1d_u8", sectors), std::make_pair(2048.0, 2048.0));
+  EXPECT_EQ(hardware_and_model(r, "fetch1d_u8", hits), std::make_pair(1536.0, 1536.0));
+  // A TEX: 8 quads; a warp along a row has two quads in each sector (half of them hit).
+  EXPECT_EQ(hardware_and_model(r, "sample2d#1", requests), std::make_pair(4096.0, 4096.0));
+  EXPECT_EQ(hardware_and_model(r, "sample2d#1", hits), std::make_pair(2048.0, 2048.0));
+  // Bilinear filtering: each quad's 2 x 5 texels, 24 sectors an instruction.
+  EXPECT_EQ(hardware_and_model(r, "sample2d#3", sectors), std::make_pair(12288.0, 12288.0));
+  // Border addressing: a quad wholly outside counts a sector, a hit, and reads nothing.
+  EXPECT_EQ(hardware_and_model(r, "sample2d#5", sectors), std::make_pair(4096.0, 4096.0));
+  EXPECT_EQ(hardware_and_model(r, "sample2d#5", hits), std::make_pair(2304.0, 2304.0));
+  EXPECT_EQ(hardware_and_model(r, "sample2d#5", "lts__t_sectors_srcunit_tex_op_read.sum"), std::make_pair(1792.0, 1792.0));
+  // A TLD's misses go to L2 as one request a line for the whole instruction; a TEX's a request per quad.
+  EXPECT_EQ(hardware_and_model(r, "fetch1d#1", "lts__t_requests_srcunit_tex_op_read.sum"), std::make_pair(512.0, 512.0));
+  EXPECT_EQ(hardware_and_model(r, "sample2d#1", "lts__t_requests_srcunit_tex_op_read.sum"), std::make_pair(2048.0, 2048.0));
+  // The hand-made hypotheses (one request an instruction, sectors merged across the warp) held for 35 of 69.
+  EXPECT_EQ(predictions_held(r, kRoot + "texture_probe/predicted.txt"), std::make_pair(std::size_t{35}, std::size_t{69}));
+}
+
+TEST(H100TextureProbe, InterpreterFetchesWhatTheH100Fetched) {
+  ProbeReplay p(kRoot + "texture_probe", "texture_probe");
+  for (const char* s : {"1", "2", "8", "32"}) p.aliases[fmt::format("fetch1d_{}", s)] = fmt::format("fetch1d<{}>", s);
+  for (const char* s : {"rows", "tiles", "bilinear", "wrapped", "border"}) p.aliases[s] = "sample2d";
+  const std::size_t checksums = replay_checksums(p, kRoot + "h100/texture_probe/run.txt");
+  EXPECT_EQ(p.launches, p.script.launches.size());
+  EXPECT_EQ(checksums, 14u);
+}
+
+}  // namespace
+}  // namespace warpscope::test
