@@ -430,6 +430,23 @@ struct LineMergedReads {
   }
 };
 
+// The L2 reads of a sample's requests, a request a sector: the H100 sends a TEX quad's misses in a line as one L2
+// request each (validation/h100/texture_probe2 sample_f4: quads of two sectors, 8,192 requests for 8,192 sectors).
+template <class Port>
+struct SectorReads {
+  Port& port;
+  static constexpr bool kPrefetch = Port::kPrefetch;
+  void read(std::uint64_t line, SectorMask s, bool ef, memory::Delta& d) {
+    for (std::uint8_t bits = s.bits(); bits != 0; bits = static_cast<std::uint8_t>(bits & (bits - 1)))
+      port.read(line, SectorMask(static_cast<std::uint8_t>(bits & -bits)), ef, d);
+  }
+  void bulk_read(std::uint64_t line, SectorMask s, memory::L2Fill fill, memory::Delta& d) { port.bulk_read(line, s, fill, d); }
+  void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta& d) { port.write(line, b, ef, d); }
+  void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta& d) {
+    port.atomic(line, s, b, reduction, d);
+  }
+};
+
 }  // namespace
 
 template <class Port>
@@ -444,6 +461,7 @@ InstructionCounts MemorySystem::Impl::access_texture(const WarpAccess& rec, int 
   }
   const rules::TextureRequests rs = rules::texture_requests(rec);
   LineMergedReads<Port> merged{l2port};
+  SectorReads<Port> by_sector{l2port};
   InstructionCounts total;
   total.path = MemoryPath::ReadOnly;
   for (unsigned i = 0; i < rs.count; ++i) {
@@ -456,7 +474,7 @@ InstructionCounts MemorySystem::Impl::access_texture(const WarpAccess& rec, int 
       d.l1 = L1Traffic{1, 1, 1, 1, 1, 0, 0};
     } else {
       const WarpAccess part = rules::texture_request_access(rec, r.lanes);
-      c = rec.op == Op::Load ? sm_side(part, sm, true, d, merged) : sm_side(part, sm, true, d, l2port);
+      c = rec.op == Op::Load ? sm_side(part, sm, true, d, merged) : sm_side(part, sm, true, d, by_sector);
     }
     if (i > 0 || !counts_instruction) d.l1.instructions = 0;
     if (texels) d.l1.requests = 0;

@@ -114,7 +114,7 @@ TexFootprint sample_footprint(const TextureObject& t, float u, float v) {
 }
 
 std::uint32_t texel_bits(const TextureObject& t, const std::uint8_t* bytes, unsigned k) {
-  if (k >= t.channels) return k == 3 ? 1u : 0u;
+  if (k >= t.channels) return 0;
   const std::uint8_t* p = bytes + k * t.channel_bytes();
   switch (t.channel) {
     case TexChannel::U8: return *p;
@@ -134,7 +134,7 @@ std::uint32_t texel_bits(const TextureObject& t, const std::uint8_t* bytes, unsi
 }
 
 float texel_float(const TextureObject& t, const std::uint8_t* bytes, unsigned k) {
-  if (k >= t.channels) return k == 3 ? 1.0f : 0.0f;
+  if (k >= t.channels) return 0.0f;
   const std::uint32_t b = texel_bits(t, bytes, k);
   switch (t.channel) {
     case TexChannel::F32: return std::bit_cast<float>(b);

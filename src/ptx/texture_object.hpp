@@ -50,8 +50,8 @@ struct TexFootprint {
 TexFootprint sample_footprint(const TextureObject& t, float u, float v);
 // The texel a fetch at integer coordinates reads (outside: !inside[0]).
 TexFootprint fetch_footprint(const TextureObject& t, std::int64_t x, std::int64_t y);
-// Channel k (0-3) of the texel at `bytes` as a float (float_result()) or as an integer's bits; missing channels give 0,
-// the fourth 1 (1.0f).
+// Channel k (0-3) of the texel at `bytes` as a float (float_result()) or as an integer's bits; missing channels give 0
+// (validation/h100/texture_probe2 fetch_channels: a one-channel float texture returns (x, 0, 0, 0)).
 float texel_float(const TextureObject& t, const std::uint8_t* bytes, unsigned k);
 std::uint32_t texel_bits(const TextureObject& t, const std::uint8_t* bytes, unsigned k);
 

@@ -56,9 +56,6 @@ void Interpreter::Impl::texture_fetch(Cta& c, Warp& w, Frame& f, std::uint32_t p
         else bits_out[ch] = texel_bits(t, p.p, ch);
       }
     }
-    if (count[lane] == 0) {  // outside: 0 in every channel but the fourth of a format without it
-      for (unsigned ch = 0; ch < 4; ++ch) sum[ch] = 0, bits_out[ch] = 0;
-    }
     for (unsigned ch = 0; ch < 4; ++ch)
       if (d.regs[ch] >= 0) set(f, d.regs[ch], l, t.float_result() ? std::bit_cast<std::uint32_t>(sum[ch]) : bits_out[ch]);
   }

@@ -58,5 +58,36 @@ TEST(H100TextureProbe, InterpreterFetchesWhatTheH100Fetched) {
   EXPECT_EQ(checksums, 14u);
 }
 
+// The second probe, predicted by warpscope run after the first: 8-byte texels are requests of 8 lanes as 4-byte ones,
+// partial warps and quads count only their requests with active lanes, a 16-byte texel's quad is 2 sectors, a quad half
+// outside a border texture counts its sectors inside; a one-channel texture returns (x, 0, 0, 0).
+TEST(H100TextureProbe, SecondProbeCountersFromPtxMatchNsightCompute) {
+  const ValidationReport r = ptx_validation_report("texture_probe2");
+  const ValidationSummary s = summarize(r);
+  EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
+  ASSERT_EQ(r.kernels.size(), 12u);
+  EXPECT_EQ(s.exact_matched, s.exact);
+  EXPECT_EQ(s.exact, 622u);
+  EXPECT_EQ(hardware_and_model(r, "fetch_f2", "l1tex__t_requests_pipe_tex_mem_texture.sum"), std::make_pair(2048.0, 2048.0));
+  EXPECT_EQ(hardware_and_model(r, "fetch_partial", "l1tex__t_requests_pipe_tex_mem_texture.sum"), std::make_pair(1024.0, 1024.0));
+  EXPECT_EQ(hardware_and_model(r, "sample_partial", "l1tex__t_requests_pipe_tex_mem_texture.sum"), std::make_pair(1024.0, 1024.0));
+  EXPECT_EQ(hardware_and_model(r, "sample_f4", "l1tex__t_sectors_pipe_tex_mem_texture.sum"), std::make_pair(8192.0, 8192.0));
+  // A TEX's misses reach L2 a request a sector (sample_f4's quads read 2 sectors of a line, 2 requests).
+  EXPECT_EQ(hardware_and_model(r, "sample_f4", "lts__t_requests_srcunit_tex_op_read.sum"), std::make_pair(8192.0, 8192.0));
+  // A 2D texture's TLD does so too, which the record cannot tell (a known entry): the model merges by line.
+  EXPECT_EQ(hardware_and_model(r, "fetch2d_int", "lts__t_requests_srcunit_tex_op_read.sum"), std::make_pair(2048.0, 512.0));
+  EXPECT_EQ(predictions_held(r, kRoot + "texture_probe2/predicted.txt"), std::make_pair(std::size_t{55}, std::size_t{66}));
+}
+
+TEST(H100TextureProbe, SecondProbeInterpreterFetchesWhatTheH100Fetched) {
+  ProbeReplay p(kRoot + "texture_probe2", "texture_probe2");
+  for (const char* s : {"border_half", "linear_f32", "linear_u8", "mirror"}) p.aliases[s] = "sample2d";
+  // Linear filtering at .3: the texture unit blends in a precision of its own, so the interpreter's single-precision
+  // blend differs in the last bits (docs/PTX.md "Textures"); at .5 (texture_probe's bilinear) it is exact.
+  const std::size_t checksums = replay_checksums(p, kRoot + "h100/texture_probe2/run.txt", "out", {"linear_f32", "linear_u8"});
+  EXPECT_EQ(p.launches, p.script.launches.size());
+  EXPECT_EQ(checksums, 11u);
+}
+
 }  // namespace
 }  // namespace warpscope::test
