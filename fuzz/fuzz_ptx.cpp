@@ -13,6 +13,7 @@
 #include "ptx/interpreter.hpp"
 #include "ptx/parser.hpp"
 #include "ptx/tensor_map.hpp"
+#include "ptx/texture_object.hpp"
 #include "warpscope/warp_access.hpp"
 
 namespace {
@@ -29,6 +30,17 @@ void check(const WarpAccess& a, const ptx::DeviceMemory& memory) {
   }
   if (a.op == Op::GmmaRead) {
     if (!gmma_record_ok(a)) std::abort();
+    return;
+  }
+  if (!sample_record_ok(a.space, a.op, a.cache)) std::abort();
+  if (a.space == Space::Texture) {  // each texel inside a buffer, or none (a border texel)
+    for (int l = 0; l < 32; ++l) {
+      const std::uint64_t addr = a.addr[static_cast<std::size_t>(l)];
+      if (!a.active.test(l) || addr == kNoTexel) continue;
+      bool inside = false;
+      for (const auto& b : memory.allocations()) inside = inside || (addr >= b.base && addr - b.base < b.size);
+      if (!inside) std::abort();
+    }
     return;
   }
   if (a.space != Space::Global) return;
@@ -54,6 +66,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   ptx::ModuleState state(module);
+  // Texture objects 1-3 (a kernel's handle: a constant such as mov.u64 %rd1, 2): 1D floats, 2D floats filtered with
+  // border addressing, 2D bytes normalized and wrapped.
+  {
+    const std::uint64_t base = state.memory.allocate("tex", 64 * 64 * 4);
+    const auto buffer = [&](std::string_view) { return std::optional<std::pair<std::uint64_t, std::uint64_t>>({base, 64 * 64 * 4}); };
+    for (const char* t : {"tex(tex, f32, (4096))", "tex(tex, f32, (64, 64), filter=linear, address=border)",
+                          "tex(tex, u8x2, (96, 64), pitch=256, read=normalized, filter=linear, address=wrap, coords=normalized)"})
+      state.textures.push_back(ptx::parse_texture_object(t, buffer));
+  }
   int kernels = 0;
   for (std::uint32_t f = 0; f < module.functions.size() && kernels < 3; ++f) {
     const auto& fn = module.functions[f];
