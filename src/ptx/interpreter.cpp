@@ -246,6 +246,18 @@ void Interpreter::Impl::memory_op(Cta& c, Warp& w, Frame& f, std::uint32_t pc, c
       if (atom) set(f, in.operands[0].reg, l, old);
     }
   }
+  if (in.async_tx) {  // st.async / red.async: each lane's bytes complete the mbarrier of the CTA they land in
+    for (std::uint32_t b = exec; b; b &= b - 1) {
+      const int l = std::countr_zero(b);
+      Place pl;
+      locate(c, w, f, in, l, StateSpace::SharedCluster, address_of(f, in.operands[2], l), 8, pl);
+      if (pl.owner != places[static_cast<std::size_t>(l)].owner)
+        fault(w, in, l, "the mbarrier is in another CTA than the bytes it counts (st.async and red.async complete the written CTA's)");
+      MBarrier& barrier = mbarrier_at(*pl.owner, w, in, l, pl.record_addr);
+      barrier.tx -= static_cast<std::int64_t>(bytes);
+      complete_if_done(*pl.owner, barrier);
+    }
+  }
   emit(c, w, f, pc, in, op, static_cast<std::uint8_t>(std::min<std::uint32_t>(bytes, 255)), places, exec);
 }
 

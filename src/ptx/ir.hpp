@@ -150,6 +150,7 @@ struct Instruction {
   bool ignore_src = false;     // cp.async: operand 3 is the ignore-src predicate, not a source size
   bool cache_hint = false;     // cp.async .L2::cache_hint: a cache-policy operand comes last
   bool multicast = false;      // cp.async.bulk{.tensor} .multicast::cluster: a ctaMask operand after the mbarrier
+  bool async_tx = false;       // st.async / red.async (sm_90): operand 2 is an mbarrier in the CTA written, completed by the bytes
   bool shift_amount = false;   // bfind.shiftamt: the left shift that brings the bit to the top, not its position
   MbarOp mbar = MbarOp::Init;  // Mbarrier: which operation
   bool mbar_parity = false;    // test_wait / try_wait .parity: the last source is a phase parity, not a state

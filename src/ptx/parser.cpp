@@ -937,6 +937,10 @@ class Parser {
         continue;
       }
       if (in.op == Opcode::Ld || in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red) {
+        // st.async / red.async (PTX ISA 9.7.9.12, 9.7.13.6): a store or reduction into a CTA of the cluster whose
+        // bytes complete an mbarrier of that CTA.
+        if ((in.op == Opcode::St || in.op == Opcode::Red) && x == "async") { in.async_tx = true; continue; }
+        if (x == "mbarrier::complete_tx::bytes") { in.async_tx = in.async_tx || in.op == Opcode::St || in.op == Opcode::Red; continue; }
         if (x == "ca") { in.cache = CacheOp::Ca; continue; }
         if (x == "cg") { in.cache = CacheOp::Cg; continue; }
         if (x == "cs") { in.cache = CacheOp::Cs; continue; }
@@ -1538,6 +1542,16 @@ class Parser {
     if (!is_punct(';')) fail(fmt::format("expected ';' after the call, found {}", found()));
   }
 
+  // st.async / red.async: [address], value, [mbarrier], all in .shared::cluster (the default for them); the
+  // mbarrier is the written CTA's.
+  void async_operands(Instruction& in) {
+    if (in.operands.size() != 3 || in.operands[2].kind != OperandKind::Address)
+      fail_at(path_, in.ptx_line, fmt::format("'{}': expected [address], value, [mbarrier]", in.text));
+    if (in.space == StateSpace::Generic) in.space = StateSpace::SharedCluster;
+    if (in.space != StateSpace::SharedCluster)
+      fail_at(path_, in.ptx_line, fmt::format("'{}': st.async and red.async write .shared::cluster", in.text));
+  }
+
   // Types the immediates and checks the operand count and kinds the interpreter relies on.
   void check_operands(Instruction& in) {
     if (in.op == Opcode::Unsupported || in.op == Opcode::Call) return;
@@ -1565,16 +1579,18 @@ class Parser {
         if (in.operands[1].kind != OperandKind::Address) fail_at(path_, in.ptx_line, fmt::format("'{}': expected an address [..] as the second operand", in.text));
         break;
       case Opcode::St:
-        need(2);
+        need(in.async_tx ? 3 : 2);
         if (in.operands[0].kind != OperandKind::Address) fail_at(path_, in.ptx_line, fmt::format("'{}': expected an address [..] as the first operand", in.text));
+        if (in.async_tx) async_operands(in);
         break;
       case Opcode::Atom:
         need(3);
         if (in.operands[1].kind != OperandKind::Address) fail_at(path_, in.ptx_line, fmt::format("'{}': expected an address [..] as the second operand", in.text));
         break;
       case Opcode::Red:
-        need(2);
+        need(in.async_tx ? 3 : 2);
         if (in.operands[0].kind != OperandKind::Address) fail_at(path_, in.ptx_line, fmt::format("'{}': expected an address [..] as the first operand", in.text));
+        if (in.async_tx) async_operands(in);
         break;
       case Opcode::Bra:
         need(1);
