@@ -27,7 +27,7 @@ void check_record(const WarpAccess& r, std::size_t kernels) {
   if (r.space > Space::DShared || r.op > kLastOp || r.cache > CacheOp::Wt) std::abort();
   if (is_bulk(r.op) && !bulk_record_ok(r)) std::abort();
   if (r.op == Op::GmmaRead && !gmma_record_ok(r)) std::abort();
-  if (!sample_record_ok(r.space, r.op, r.cache)) std::abort();
+  if (!sample_record_ok(r.space, r.op, r.cache) || !async_store_record_ok(r.space, r.op, r.cache)) std::abort();
   if (is_matrix(r.op) && !matrix_record_ok(r.space, r.size, r.cache)) std::abort();
   if (r.op == Op::AsyncCopy && !async_copy_record_ok(r.space, r.size, r.cache)) std::abort();
   for (int l = 0; l < kWarpSize; ++l)

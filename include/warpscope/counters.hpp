@@ -42,6 +42,11 @@ struct Counters {
   // counts global ones (requests, 128-byte lines as transactions, 32-byte sectors) in Nsight Compute's dshared
   // metrics; no cache, no L2 (validation/h100/cluster_probe).
   L1Traffic dshared_ld, dshared_st, dshared_atom;
+  // st.async (STAS): its tag-stage traffic is in dshared_st, its instructions here (Nsight Compute's op_dshared_stas);
+  // reductions into another CTA (red.async, REDAS: op_redas), lanes on one address served one pass each
+  // (validation/h100/async_store_probe).
+  std::uint64_t dshared_stas_instructions = 0;
+  L1Traffic dshared_red;
   // cp.async (LDGSTS) on 8.0+, through L1 (ca) and bypassing it (cg): the global reads (requests, sectors,
   // hits; Nsight Compute's l1tex__t_*_global_op_ld include them, its op_global_ld instructions do not) and
   // the shared writes. An LDGSTS counts its instruction with its global read, or with its shared write where

@@ -42,10 +42,14 @@ enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture, DShared
 // PC (linear filtering reads 2 or 4 a lane), only those whose 32-byte sector the lane's quad has not yet named, and no
 // instruction or request of its own. A lane whose texel lies outside the texture in border mode has kNoTexel
 // (validation/h100/texture_probe).
+// StoreAsync: st.async (SASS STAS, 9.0+), a store into another CTA of the cluster that completes an mbarrier there;
+// space dshared only. The H100 counts its instruction as op_dshared_stas and its tag-stage traffic with the dshared
+// stores' (validation/h100/async_store_probe).
 enum class Op : std::uint8_t {
-  Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy, BulkLoad, BulkStore, GmmaRead, TexSample, TexTexels
+  Load, Store, Atomic, Reduction, LoadMatrix, StoreMatrix, AsyncCopy, BulkLoad, BulkStore, GmmaRead, TexSample, TexTexels,
+  StoreAsync
 };
-inline constexpr Op kLastOp = Op::TexTexels;
+inline constexpr Op kLastOp = Op::StoreAsync;
 inline constexpr bool is_texture_sample(Op o) { return o == Op::TexSample || o == Op::TexTexels; }
 inline constexpr std::uint64_t kNoTexel = ~std::uint64_t{15};
 inline constexpr bool is_matrix(Op o) { return o == Op::LoadMatrix || o == Op::StoreMatrix; }
@@ -58,6 +62,10 @@ enum class CacheOp : std::uint8_t { Default, Ca, Cg, Cs, Lu, Cv, Nc, Wb, Wt };
 // What a sample's record (tex, texels) must be: space texture with the default cache operator.
 inline constexpr bool sample_record_ok(Space space, Op op, CacheOp cache) {
   return !is_texture_sample(op) || (space == Space::Texture && cache == CacheOp::Default);
+}
+// What an st.async record must be: space dshared with the default cache operator.
+inline constexpr bool async_store_record_ok(Space space, Op op, CacheOp cache) {
+  return op != Op::StoreAsync || (space == Space::DShared && cache == CacheOp::Default);
 }
 // What an ldmatrix / stmatrix record must be: 16-byte shared rows with the default cache operator
 // (the writers, the text reader and the fuzz harness check it; the native decoder by its type bytes).

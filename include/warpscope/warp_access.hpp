@@ -51,6 +51,8 @@ inline bool gmma_record_ok(const WarpAccess& r) {
 inline constexpr const char* kSampleRecordRule =
     "tex and texels records (a texture sample and its further texels) are in space texture with the default cache "
     "operator (e.g. 'texture tex 4')";
+inline constexpr const char* kAsyncStoreRecordRule =
+    "stas records (st.async) are in space dshared with the default cache operator (e.g. 'dshared stas 4')";
 inline constexpr const char* kGmmaRecordRule =
     "gmma records are 'shared gmma 16' with mask=3 (wgmma.mma_async: lane 0 the shared address, a multiple of 16, lane "
     "1 the bytes the warp's share reads, a multiple of 128 up to 8704)";

@@ -18,11 +18,11 @@ std::optional<E> lookup(const std::array<std::pair<std::string_view, E>, N>& tab
 constexpr std::array<std::pair<std::string_view, Space>, 7> kSpaces{{
     {"global", Space::Global}, {"local", Space::Local}, {"shared", Space::Shared},
     {"const", Space::Const}, {"constant", Space::Const}, {"texture", Space::Texture}, {"dshared", Space::DShared}}};
-constexpr std::array<std::pair<std::string_view, Op>, 14> kOps{{
+constexpr std::array<std::pair<std::string_view, Op>, 15> kOps{{
     {"ld", Op::Load}, {"load", Op::Load}, {"st", Op::Store}, {"store", Op::Store},
     {"atom", Op::Atomic}, {"red", Op::Reduction}, {"ldsm", Op::LoadMatrix}, {"stsm", Op::StoreMatrix},
     {"ldgsts", Op::AsyncCopy}, {"tma_ld", Op::BulkLoad}, {"tma_st", Op::BulkStore}, {"gmma", Op::GmmaRead},
-    {"tex", Op::TexSample}, {"texels", Op::TexTexels}}};
+    {"tex", Op::TexSample}, {"texels", Op::TexTexels}, {"stas", Op::StoreAsync}}};
 constexpr std::array<std::pair<std::string_view, CacheOp>, 10> kCacheOps{{
     {"default", CacheOp::Default}, {"ca", CacheOp::Ca}, {"cg", CacheOp::Cg}, {"cs", CacheOp::Cs},
     {"lu", CacheOp::Lu}, {"cv", CacheOp::Cv}, {"nc", CacheOp::Nc}, {"ldg", CacheOp::Nc},
@@ -68,6 +68,7 @@ std::string_view to_string(Op o) {
     case Op::GmmaRead: return "gmma";
     case Op::TexSample: return "tex";
     case Op::TexTexels: return "texels";
+    case Op::StoreAsync: return "stas";
   }
   return "?";
 }

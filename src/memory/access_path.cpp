@@ -604,12 +604,17 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
         case Op::GmmaRead: d.kind = Kind::SharedGmma; break;  // access_record takes these first
         case Op::StoreMatrix: d.kind = Kind::SharedStsm; break;
         case Op::TexSample: case Op::TexTexels: d.kind = Kind::SharedLd; break;  // texture only (access_texture)
+        case Op::StoreAsync: d.kind = Kind::SharedSt; break;                    // dshared only (types.hpp)
         case Op::Atomic: case Op::Reduction: d.kind = Kind::SharedAtom; break;
       }
       d.shared = SharedTraffic{1, c.wavefronts, c.ideal_wavefronts, c.bank_conflicts};
       break;
     case MemoryPath::DShared:
-      d.kind = rec.op == Op::Load ? Kind::DSharedLd : rec.op == Op::Store ? Kind::DSharedSt : Kind::DSharedAtom;
+      d.kind = rec.op == Op::Load         ? Kind::DSharedLd
+               : rec.op == Op::Store      ? Kind::DSharedSt
+               : rec.op == Op::StoreAsync ? Kind::DSharedStas
+               : rec.op == Op::Reduction  ? Kind::DSharedRed
+                                          : Kind::DSharedAtom;
       d.l1 = L1Traffic{1, c.requests, c.transactions, c.sectors, 0, c.bytes_needed, c.bytes_moved};
       break;
     case MemoryPath::Constant:

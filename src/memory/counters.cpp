@@ -36,6 +36,8 @@ void Counters::add(const Counters& o) {
   dshared_ld.add(o.dshared_ld);
   dshared_st.add(o.dshared_st);
   dshared_atom.add(o.dshared_atom);
+  dshared_stas_instructions += o.dshared_stas_instructions;
+  dshared_red.add(o.dshared_red);
   global_ldgsts.add(o.global_ldgsts);
   global_ldgsts_bypass.add(o.global_ldgsts_bypass);
   shared_ldgsts.add(o.shared_ldgsts);

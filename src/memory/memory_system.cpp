@@ -43,6 +43,14 @@ void apply(Counters& c, const Delta& d) {
     case Kind::DSharedLd: c.dshared_ld.add(d.l1); return;
     case Kind::DSharedSt: c.dshared_st.add(d.l1); return;
     case Kind::DSharedAtom: c.dshared_atom.add(d.l1); return;
+    case Kind::DSharedStas: {  // st.async: the traffic of a dshared store, the instruction apart
+      L1Traffic t = d.l1;
+      c.dshared_stas_instructions += t.instructions;
+      t.instructions = 0;
+      c.dshared_st.add(t);
+      return;
+    }
+    case Kind::DSharedRed: c.dshared_red.add(d.l1); return;
     case Kind::SharedLdgsts: c.shared_ldgsts.add(d.shared); return;
     case Kind::SharedLdgstsBypass: c.shared_ldgsts_bypass.add(d.shared); return;
     case Kind::Const:

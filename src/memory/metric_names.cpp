@@ -231,6 +231,14 @@ constexpr std::string_view kMeasuredNames[] = {
     "l1tex__average_t_sectors_per_request_pipe_lsu_mem_dshared_op_ld",
     "l1tex__average_t_sectors_per_request_pipe_lsu_mem_dshared_op_st",
     "l1tex__average_t_sectors_per_request_pipe_lsu_mem_dshared_op_atom",
+    // st.async and red.async: validation/h100/async_store_probe
+    "smsp__sass_inst_executed_op_dshared_stas",
+    "smsp__sass_inst_executed_op_dshared_redas",
+    "l1tex__t_requests_pipe_lsu_mem_dshared_op_redas",
+    "l1tex__t_set_accesses_pipe_lsu_mem_dshared_op_redas",
+    "l1tex__t_sectors_pipe_lsu_mem_dshared_op_redas",
+    "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_redas",
+    "l1tex__average_t_sectors_per_request_pipe_lsu_mem_dshared_op_redas",
     // wgmma (HGMMA): validation/h100/wgmma_probe
     "smsp__sass_inst_executed_op_shared_gmma",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma",
@@ -331,6 +339,11 @@ const std::vector<MetricName>& table() {
       WS_DSHARED_ROWS("dshared_ld", &Counters::dshared_ld, "ld"),
       WS_DSHARED_ROWS("dshared_st", &Counters::dshared_st, "st"),
       WS_DSHARED_ROWS("dshared_atom", &Counters::dshared_atom, "atom"),
+      // red.async (REDAS) and st.async (STAS): validation/h100/async_store_probe.
+      WS_DSHARED_ROWS("dshared_red", &Counters::dshared_red, "redas"),
+      {"dshared_stas.instructions", "smsp__sass_inst_executed_op_dshared_stas.sum", "", "", "instructions",
+       "warp-level st.async instructions (STAS); their requests and sectors are dshared_st's", A,
+       [](const Counters& c) { return static_cast<double>(c.dshared_stas_instructions); }, true},
       // wgmma.mma_async (HGMMA, 9.0+): the tensor cores' shared-memory operand reads (validation/h100/wgmma_probe).
       {"gmma.instructions", "smsp__sass_inst_executed_op_shared_gmma.sum", "", "", "instructions",
        "warp-level wgmma instructions (HGMMA): each warp of the warpgroup counts it", A, &sh_instructions<&Counters::shared_gmma>,

@@ -25,7 +25,7 @@ namespace memory {
 
 // Which L1Traffic of Counters a record adds to.
 enum class Kind : std::uint8_t { GlobalLd, GlobalSt, GlobalAtom, LocalLd, LocalSt, ReadOnlyLd, SharedLd, SharedSt,
-                                 SharedAtom, SharedLdsm, SharedStsm, SharedGmma, DSharedLd, DSharedSt, DSharedAtom, GlobalLdgsts, GlobalLdgstsBypass,
+                                 SharedAtom, SharedLdsm, SharedStsm, SharedGmma, DSharedLd, DSharedSt, DSharedAtom, DSharedStas, DSharedRed, GlobalLdgsts, GlobalLdgstsBypass,
                                  SharedLdgsts, SharedLdgstsBypass, BulkLd, BulkSt, Const };
 
 // What one record adds, applied to the kernel counters and to the caller's

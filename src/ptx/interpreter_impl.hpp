@@ -607,6 +607,8 @@ struct Interpreter::Impl {
       // Shared memory has no reduction instruction (ATOMS ... RZ): a generic atom that ptxas would make a
       // RED stays an atomic where its lanes land in shared memory.
       a.op = s == Space::Shared && op == Op::Reduction && in.op == Opcode::Atom ? Op::Atomic : op;
+      // st.async into another CTA is STAS (types.hpp Op::StoreAsync); into its own, a shared store.
+      if (in.async_tx && op == Op::Store && s == Space::DShared) a.op = Op::StoreAsync;
       a.size = size;
       a.cache = in.cache;
       a.atomic_op = (op == Op::Atomic || op == Op::Reduction) ? in.atomic : AtomicOp::Unknown;

@@ -51,6 +51,9 @@ bool serializes_same_address(const WarpAccess& a, const ArchSpec& arch) {
   if (a.op != Op::Atomic && a.op != Op::Reduction) return false;
   if (a.atomic_op == AtomicOp::PopcInc) return false;  // one increment per address, by the popcount of its lanes
   if (a.space == Space::Global) return arch.global_atomics_serialize;
+  // Reductions into another CTA's shared memory (red.async, REDAS) serialize as global ones do where they do
+  // (validation/h100/async_store_probe red_async<1>: 32 lanes on one word, 32 sectors and set accesses a request).
+  if (a.space == Space::DShared) return a.op == Op::Reduction && arch.global_atomics_serialize;
   if (a.space == Space::Shared)
     return arch.shared_atomics_serialize && (a.atomic_op != AtomicOp::Unknown || arch.shared_unknown_atomics_serialize);
   return false;

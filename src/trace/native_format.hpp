@@ -67,6 +67,8 @@ inline constexpr std::uint8_t kTypeGmma = 0x80;
 // On a texture record (and only there) the matrix bit means a sample (Op::TexSample, op bits ld, default cache
 // operator), and with the cp.async bit its further texels (Op::TexTexels). Readers before them reject both bytes.
 inline constexpr std::uint8_t kTypeTexSample = kTypeMatrix, kTypeTexTexels = kTypeMatrix | kTypeAsyncCopy;
+// On a dshared store (and only there) the cp.async bit means st.async (Op::StoreAsync). Readers before it reject it.
+inline constexpr std::uint8_t kTypeStoreAsync = kTypeAsyncCopy;
 enum class AddrMode : std::uint8_t { None = 0, Stride = 1, Deltas = 2 };
 // Longest possible encoding of one record.
 // tag, kernel, cta, warp, sm, type, mask, pc, base, then 31 deltas or 1 stride.

@@ -120,6 +120,8 @@ void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
                             r.kernel, r.pc));
   if (is_bulk(r.op) && !bulk_record_ok(r))
     throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: {}", r.kernel, r.pc, kBulkRecordRule));
+  if (!async_store_record_ok(r.space, r.op, r.cache))
+    throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: {}", r.kernel, r.pc, kAsyncStoreRecordRule));
   if (!sample_record_ok(r.space, r.op, r.cache))
     throw Error(fmt::format("cannot write a trace record of kernel {} at PC {:#x}: {}", r.kernel, r.pc, kSampleRecordRule));
   if (r.op == Op::GmmaRead && !gmma_record_ok(r))

@@ -43,7 +43,7 @@ std::uint8_t type_byte_a(const WarpAccess& r) {
   const Op op = r.op == Op::LoadMatrix || r.op == Op::AsyncCopy || r.op == Op::BulkLoad || r.op == Op::GmmaRead ||
                        is_texture_sample(r.op)
                    ? Op::Load
-               : r.op == Op::StoreMatrix || r.op == Op::BulkStore                        ? Op::Store
+               : r.op == Op::StoreMatrix || r.op == Op::BulkStore || r.op == Op::StoreAsync ? Op::Store
                                                                                         : r.op;
   return static_cast<std::uint8_t>(static_cast<unsigned>(r.space) | static_cast<unsigned>(op) << 3 | size_log2 << 5);
 }
@@ -51,7 +51,7 @@ std::uint8_t type_byte_b(const WarpAccess& r) {
   return static_cast<std::uint8_t>(static_cast<unsigned>(r.cache) | (is_matrix(r.op) ? kTypeMatrix : 0u) |
                                    (r.op == Op::AsyncCopy ? kTypeAsyncCopy : 0u) | (is_bulk(r.op) ? kTypeBulk : 0u) |
                                    (r.op == Op::GmmaRead ? kTypeGmma : 0u) | (r.op == Op::TexSample ? kTypeTexSample : 0u) |
-                                   (r.op == Op::TexTexels ? kTypeTexTexels : 0u));
+                                   (r.op == Op::TexTexels ? kTypeTexTexels : 0u) | (r.op == Op::StoreAsync ? kTypeStoreAsync : 0u));
 }
 
 }  // namespace
@@ -176,8 +176,12 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
       if ((a != kSharedLd16 && a != kSharedSt16) || b != kTypeMatrix)
         return fail("a matrix (ldsm/stsm) record that is not a 16-byte shared load or store");
     }
-    // cp.async: a global or shared "load" of 4, 8 or 16 bytes, ca or cg (0x30 on a texture: a sample's texels, above).
-    if ((b & kTypeAsyncCopy) != 0 && b != kTypeTexTexels) {
+    // On a dshared record the bit is st.async (a store, the default cache operator); elsewhere cp.async: a global or
+    // shared "load" of 4, 8 or 16 bytes, ca or cg (0x30 on a texture: a sample's texels, above).
+    if ((a & 7u) == static_cast<unsigned>(Space::DShared) && (b & kTypeAsyncCopy) != 0) {
+      if (((a >> 3) & 3u) != 1u || b != kTypeStoreAsync)
+        return fail("an st.async (stas) record that is not a dshared store with the default cache operator");
+    } else if ((b & kTypeAsyncCopy) != 0 && b != kTypeTexTexels) {
       const auto space = static_cast<Space>(a & 7u);
       const auto cache = static_cast<CacheOp>(b & ~kTypeAsyncCopy);
       if ((b & kTypeMatrix) != 0 || ((a >> 3) & 3u) != 0 || !async_copy_record_ok(space, 1u << (a >> 5), cache))
@@ -214,7 +218,9 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   r.sm = s.sm;
   r.space = static_cast<Space>(s.type_a & 7u);
   r.op = static_cast<Op>((s.type_a >> 3) & 3u);
-  if (r.space == Space::Texture && (s.type_b & kTypeMatrix) != 0) {
+  if (r.space == Space::DShared && s.type_b == kTypeStoreAsync) {
+    r.op = Op::StoreAsync;
+  } else if (r.space == Space::Texture && (s.type_b & kTypeMatrix) != 0) {
     r.op = s.type_b == kTypeTexTexels ? Op::TexTexels : Op::TexSample;
   } else {
     if (s.type_b & kTypeMatrix) r.op = r.op == Op::Load ? Op::LoadMatrix : Op::StoreMatrix;

@@ -278,6 +278,7 @@ class TextReader final : public TraceSource {
     if (is_bulk(r.op) && r.active.bits() != kBulkMask && r.active.bits() != kTensorRowMask) lex_.fail(t[0].column, kBulkRecordRule);
     if (r.op == Op::GmmaRead && !gmma_fields_ok(r.space, r.size, r.cache, r.active.bits())) lex_.fail(t[0].column, kGmmaRecordRule);
     if (!sample_record_ok(r.space, r.op, r.cache)) lex_.fail(t[0].column, kSampleRecordRule);
+    if (!async_store_record_ok(r.space, r.op, r.cache)) lex_.fail(t[0].column, kAsyncStoreRecordRule);
     if (r.active.none()) {
       if (addr != nullptr && addr->value != "-")
         lex_.fail(addr->value_column, "mask=0 has no active lane: leave addr out (or write addr=-)");

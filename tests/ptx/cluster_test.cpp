@@ -198,5 +198,73 @@ END:
   EXPECT_EQ(run.read<std::uint32_t>("out", 0), 7u);
 }
 
+
+// st.async (PTX ISA 9.7.9.12): rank 1 stores 32 words into rank 0's s, each completing 4 bytes on rank 0's mbarrier,
+// which expects 128; rank 0 waits for the phase and copies s out. With the mbarrier of the wrong CTA: an error.
+std::string st_async_kernel(const std::string& bar_rank) {
+  return R"(.visible .entry k(.param .u64 out)
+.reqnctapercluster 2, 1, 1
+{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<4>;
+  .shared .align 8 .b8 bar[8];
+  .shared .align 4 .b8 s[128];
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %cluster_ctarank;
+  mov.u32 %r2, bar;
+  mov.u32 %r9, s;
+  mov.u32 %r10, %tid.x;
+  shl.b32 %r11, %r10, 2;
+  add.s32 %r12, %r9, %r11;
+  setp.eq.u32 %p1, %r1, 0;
+  setp.eq.u32 %p3, %r10, 0;
+  and.pred %p3, %p3, %p1;
+  @%p3 mbarrier.init.shared::cta.b64 [%r2], 1;
+  @%p3 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 128;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  @%p1 bra WAIT;
+  mov.u32 %r3, 0;
+  mov.u32 %r13, )" + bar_rank + R"(;
+  mapa.shared::cluster.u32 %r4, %r2, %r13;
+  mapa.shared::cluster.u32 %r5, %r12, %r3;
+  add.s32 %r6, %r10, 500;
+  st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r5], %r6, [%r4];
+  bra END;
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+  @!%p2 bra WAIT;
+  ld.shared.u32 %r7, [%r12];
+  mul.wide.u32 %rd3, %r10, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r7;
+END:
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  ret;
+}
+)";
+}
+
+TEST(PtxInterpreter, StAsyncWritesAnotherCtaAndCompletesItsMbarrier) {
+  PtxRun run(ptx_module(st_async_kernel("0")));
+  const std::uint64_t out = run.buffer("out", 128);
+  const auto records = run.launch("k", {2, 1, 1}, {32, 1, 1}, {out});
+  for (unsigned t = 0; t < 32; ++t) EXPECT_EQ(run.read<std::uint32_t>("out", t), 500u + t) << t;
+  std::size_t stas = 0;
+  for (const auto& r : records) stas += r.op == Op::StoreAsync && r.space == Space::DShared ? 1 : 0;
+  EXPECT_EQ(stas, 1u);
+  std::string error = "ran";
+  try {
+    PtxRun wrong(ptx_module(st_async_kernel("1")));
+    wrong.launch("k", {2, 1, 1}, {32, 1, 1}, {wrong.buffer("out", 128)});
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("the mbarrier is in another CTA than the bytes it counts"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace warpscope::test
