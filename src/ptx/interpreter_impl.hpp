@@ -607,6 +607,9 @@ struct Interpreter::Impl {
       // Shared memory has no reduction instruction (ATOMS ... RZ): a generic atom that ptxas would make a
       // RED stays an atomic where its lanes land in shared memory.
       a.op = s == Space::Shared && op == Op::Reduction && in.op == Opcode::Atom ? Op::Atomic : op;
+      // Into another CTA's shared memory only red.async is a reduction (REDAS); ptxas makes the others ATOM
+      // (validation/h100/cluster_probe remote_atom, async_store_probe).
+      if (s == Space::DShared && op == Op::Reduction && !in.async_tx) a.op = Op::Atomic;
       // st.async into another CTA is STAS (types.hpp Op::StoreAsync); into its own, a shared store.
       if (in.async_tx && op == Op::Store && s == Space::DShared) a.op = Op::StoreAsync;
       a.size = size;
