@@ -151,10 +151,7 @@ void pack_argument(const Module& m, const Function& k, std::size_t index, const 
     if (v.size != 8)
       throw InputError(fmt::format("{}: a texture object is a 64-bit handle (cudaTextureObject_t), this parameter has {} bytes", where, v.size));
     try {
-      state.textures.push_back(ptx::parse_texture_object(arg, [&](std::string_view name) -> std::optional<std::pair<std::uint64_t, std::uint64_t>> {
-        if (const auto* a = state.memory.allocation(std::string(name))) return std::pair{a->base, a->size};
-        return std::nullopt;
-      }));
+      state.textures.push_back(ptx::make_texture(arg, state.memory));
     } catch (const InputError& e) {
       throw InputError(fmt::format("{}: {}", where, e.what()));
     }

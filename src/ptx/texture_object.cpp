@@ -10,6 +10,7 @@
 
 #include "core/parse_number.hpp"
 #include "ptx/arg_syntax.hpp"
+#include "ptx/device_memory.hpp"
 #include "warpscope/error.hpp"
 
 namespace warpscope::ptx {
@@ -54,6 +55,20 @@ float half_to_float(std::uint16_t h) {
 }
 
 }  // namespace
+
+std::uint64_t TextureObject::block_linear_offset(std::uint64_t xb, std::uint64_t y) const {
+  const std::uint64_t gobs_wide = (width * texel_bytes() + 63) / 64;
+  const std::uint64_t gob_x = xb / 64, gob_y = y / 8, block_y = gob_y / block_height, in_block = gob_y % block_height;
+  const std::uint64_t gob = (block_y * gobs_wide + gob_x) * block_height + in_block;
+  const std::uint64_t inside = (xb % 64) / 32 * 256 + (y % 8) / 2 * 64 + (xb % 32) / 16 * 32 + (y % 2) * 16 + xb % 16;
+  return gob * 512 + inside;
+}
+
+std::uint64_t TextureObject::array_bytes() const {
+  if (dims == 1) return width * texel_bytes();
+  const std::uint64_t gobs_wide = (width * texel_bytes() + 63) / 64, rows_of_blocks = (height + 8 * block_height - 1) / (8 * block_height);
+  return rows_of_blocks * gobs_wide * block_height * 512;
+}
 
 unsigned TextureObject::channel_bytes() const {
   switch (channel) {
@@ -214,30 +229,60 @@ TextureObject parse_texture_object(
     } else if (key == "coords") {
       if (value != "unnormalized" && value != "normalized") return fail(fmt::format("coords '{}': unnormalized or normalized", value));
       t.normalized_coords = value == "normalized";
+    } else if (key == "layout") {
+      if (value != "linear" && value != "array") return fail(fmt::format("layout '{}': linear or array", value));
+      t.array = value == "array";
     } else if (key == "read") {
       if (value != "element" && value != "normalized") return fail(fmt::format("read '{}': element or normalized", value));
       t.normalized_read = value == "normalized";
     } else {
-      return fail(fmt::format("unknown key '{}' (pitch, address, filter, coords, read)", key));
+      return fail(fmt::format("unknown key '{}' (pitch, address, filter, coords, read, layout)", key));
     }
   }
 
   // What cudaCreateTextureObject refuses (cudaErrorInvalidValue), with the H100's alignments
   // (validation/h100/texture_probe: device__attribute_texture_alignment 512, _texture_pitch_alignment 32).
   if (t.dims == 1 && t.pitch != t.width * t.texel_bytes()) return fail("pitch= is for 2D textures");
-  if (t.dims == 1 && t.base % 512 != 0) return fail(fmt::format("linear memory at 0x{:x}: a texture of it starts on a multiple of 512 bytes", t.base));
-  if (t.dims == 2 && t.base % 32 != 0) return fail(fmt::format("pitched memory at 0x{:x}: its rows start on a multiple of 32 bytes", t.base));
-  if (t.dims == 2 && (t.pitch % 32 != 0 || t.pitch < t.width * t.texel_bytes()))
-    return fail(fmt::format("pitch {} bytes: a multiple of 32, at least a row ({} bytes)", t.pitch, t.width * t.texel_bytes()));
   if (!t.normalized_coords && (t.address == TexAddress::Wrap || t.address == TexAddress::Mirror))
     return fail("wrap and mirror addressing need coords=normalized");
   if (t.normalized_read && t.channel != TexChannel::U8 && t.channel != TexChannel::S8 && t.channel != TexChannel::U16 && t.channel != TexChannel::S16)
     return fail("read=normalized reads 8- and 16-bit integer formats");
   if (t.linear_filter && !t.float_result()) return fail("filter=linear needs a float result: a float format or read=normalized");
+  if (!t.array) {  // a texture of the buffer itself; an array only copies its rows (cudaMemcpy2DToArray)
+    if (t.dims == 1 && t.base % 512 != 0) return fail(fmt::format("linear memory at 0x{:x}: a texture of it starts on a multiple of 512 bytes", t.base));
+    if (t.dims == 2 && t.base % 32 != 0) return fail(fmt::format("pitched memory at 0x{:x}: its rows start on a multiple of 32 bytes", t.base));
+    if (t.dims == 2 && t.pitch % 32 != 0)
+      return fail(fmt::format("pitch {} bytes: a multiple of 32, at least a row ({} bytes)", t.pitch, t.width * t.texel_bytes()));
+  }
+  if (t.pitch < t.width * t.texel_bytes())
+    return fail(fmt::format("pitch {} bytes: {}at least a row ({} bytes)", t.pitch, t.array ? "" : "a multiple of 32, ", t.width * t.texel_bytes()));
   const std::uint64_t end = t.base + (t.height - 1) * t.pitch + t.width * t.texel_bytes();
   if (t.base < found->first || end > found->first + found->second)
     return fail(fmt::format("its texels end {} bytes into buffer '{}', which has {}", end - found->first, buf, found->second));
   return t;
+}
+
+TextureObject make_texture(std::string_view text, DeviceMemory& memory) {
+  std::string source;
+  TextureObject t = parse_texture_object(text, [&](std::string_view name) -> std::optional<std::pair<std::uint64_t, std::uint64_t>> {
+    const auto* a = memory.allocation(std::string(name));
+    if (a == nullptr) return std::nullopt;
+    source = a->name;
+    return std::pair{a->base, a->size};
+  });
+  if (!t.array) return t;
+  const std::string name = fmt::format("{}:array:{}", source, memory.allocations().size());
+  const std::uint64_t base = memory.allocate(name, t.array_bytes());
+  const DeviceMemory::Allocation& from = *memory.allocation(source);
+  DeviceMemory::Allocation& to = *memory.allocation(name);
+  const unsigned texel = t.texel_bytes();
+  TextureObject at = t;
+  at.base = base;
+  for (std::uint64_t y = 0; y < t.height; ++y)
+    for (std::uint64_t x = 0; x < t.width; ++x)
+      std::memcpy(to.bytes.data() + (at.texel_address(x, y) - base), from.bytes.data() + (t.base - from.base) + y * t.pitch + x * texel, texel);
+  at.pitch = t.width * texel;
+  return at;
 }
 
 }  // namespace warpscope::ptx

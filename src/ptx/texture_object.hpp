@@ -35,7 +35,19 @@ struct TextureObject {
   unsigned channel_bytes() const;
   unsigned texel_bytes() const { return channel_bytes() * channels; }
   bool float_result() const;  // the fetch returns .f32 (float channels, or integers read as normalized floats)
-  std::uint64_t texel_address(std::uint64_t x, std::uint64_t y) const { return base + y * pitch + x * texel_bytes(); }
+  // A CUDA array (layout=array): the texels live in storage of their own in the block-linear layout (below), a copy
+  // of the buffer's rows made when the texture is created, as cudaMemcpy2DToArray makes it.
+  bool array = false;
+  std::uint64_t block_height = 16;  // GOBs (8 rows each) a block of a 2D array is tall
+  std::uint64_t texel_address(std::uint64_t x, std::uint64_t y) const {
+    return array && dims == 2 ? base + block_linear_offset(x * texel_bytes(), y) : base + y * pitch + x * texel_bytes();
+  }
+  // The byte offset of row y's byte xb in a 2D CUDA array: GOBs of 64 bytes x 8 rows (512 bytes), stacked
+  // block_height high, blocks left to right; inside a GOB, 16-byte pieces of rows y and y + 1 make each 32-byte sector
+  // (the layout Maxwell and later GPUs use for block-linear surfaces, as open-source drivers and emulators document
+  // it; validation/h100/texture_probe3 measured what it implies).
+  std::uint64_t block_linear_offset(std::uint64_t xb, std::uint64_t y) const;
+  std::uint64_t array_bytes() const;  // the block-linear storage of a 2D array (whole blocks)
 };
 
 // Up to 4 texels (2 x 2) and their weights; index -1 where a texel lies outside in border mode (it reads 0).
@@ -56,12 +68,18 @@ float texel_float(const TextureObject& t, const std::uint8_t* bytes, unsigned k)
 std::uint32_t texel_bits(const TextureObject& t, const std::uint8_t* bytes, unsigned k);
 
 // tex(BUFFER[+BYTES], FORMAT, (WIDTH[, HEIGHT])[, pitch=BYTES][, address=clamp|border|wrap|mirror]
-//     [, filter=point|linear][, coords=unnormalized|normalized][, read=element|normalized])
+//     [, filter=point|linear][, coords=unnormalized|normalized][, read=element|normalized][, layout=linear|array])
 // FORMAT: u8 s8 u16 s16 u32 s32 f16 f32, with x2 or x4 for 2 or 4 channels (f32x4 = float4). Checks what
 // cudaCreateTextureObject checks (alignments of 512 bytes for linear memory and 32 for pitched rows, pitch and width,
 // wrap/mirror with normalized coordinates only, linear filtering of float results only) and that the texels lie in the
-// buffer. buffer gives a buffer's address and size (nullopt: no such buffer).
+// buffer. buffer gives a buffer's address and size (nullopt: no such buffer). layout=array: a CUDA array whose rows
+// are the buffer's (dense, or `pitch` apart); the caller makes its storage (array_bytes()) and sets base.
 TextureObject parse_texture_object(
     std::string_view text, const std::function<std::optional<std::pair<std::uint64_t, std::uint64_t>>(std::string_view)>& buffer);
+
+// parse_texture_object over the buffers of `memory`; a CUDA array gets its storage there (an allocation named
+// "BUFFER:array:N"), the texels copied into it from the buffer's rows.
+class DeviceMemory;
+TextureObject make_texture(std::string_view text, DeviceMemory& memory);
 
 }  // namespace warpscope::ptx

@@ -98,11 +98,7 @@ struct ProbeReplay {
             continue;
           }
           if (a.rfind("tex(", 0) == 0) {  // a texture object: its handle (ptx/texture_object.hpp)
-            run.state->textures.push_back(ptx::parse_texture_object(
-                a, [&](std::string_view b) -> std::optional<std::pair<std::uint64_t, std::uint64_t>> {
-                  if (const auto* al = run.state->memory.allocation(std::string(b))) return std::pair{al->base, al->size};
-                  return std::nullopt;
-                }));
+            run.state->textures.push_back(ptx::make_texture(a, run.state->memory));
             args.push_back(run.state->textures.size());
             run.set_param(k, i, &args.back(), 8);
             continue;
