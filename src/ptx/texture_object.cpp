@@ -57,15 +57,15 @@ float half_to_float(std::uint16_t h) {
 }  // namespace
 
 std::uint64_t TextureObject::block_linear_offset(std::uint64_t xb, std::uint64_t y) const {
-  const std::uint64_t gobs_wide = (width * texel_bytes() + 63) / 64;
-  const std::uint64_t gob_x = xb / 64, gob_y = y / 8, block_y = gob_y / block_height, in_block = gob_y % block_height;
-  const std::uint64_t gob = (block_y * gobs_wide + gob_x) * block_height + in_block;
+  const std::uint64_t gobs_wide = (width * texel_bytes() + 63) / 64, tall = dims == 1 ? 1 : block_height;
+  const std::uint64_t gob_x = xb / 64, gob_y = y / 8, block_y = gob_y / tall, in_block = gob_y % tall;
+  const std::uint64_t gob = (block_y * gobs_wide + gob_x) * tall + in_block;
   const std::uint64_t inside = (xb % 64) / 32 * 256 + (y % 8) / 2 * 64 + (xb % 32) / 16 * 32 + (y % 2) * 16 + xb % 16;
   return gob * 512 + inside;
 }
 
 std::uint64_t TextureObject::array_bytes() const {
-  if (dims == 1) return width * texel_bytes();
+  if (dims == 1) return (width * texel_bytes() + 63) / 64 * 512;
   const std::uint64_t gobs_wide = (width * texel_bytes() + 63) / 64, rows_of_blocks = (height + 8 * block_height - 1) / (8 * block_height);
   return rows_of_blocks * gobs_wide * block_height * 512;
 }

@@ -38,14 +38,15 @@ struct TextureObject {
   // A CUDA array (layout=array): the texels live in storage of their own in the block-linear layout (below), a copy
   // of the buffer's rows made when the texture is created, as cudaMemcpy2DToArray makes it.
   bool array = false;
-  std::uint64_t block_height = 16;  // GOBs (8 rows each) a block of a 2D array is tall
+  std::uint64_t block_height = 16;  // GOBs (8 rows each) a block of a 2D array is tall; a 1D array's are 1 GOB
   std::uint64_t texel_address(std::uint64_t x, std::uint64_t y) const {
-    return array && dims == 2 ? base + block_linear_offset(x * texel_bytes(), y) : base + y * pitch + x * texel_bytes();
+    return array ? base + block_linear_offset(x * texel_bytes(), y) : base + y * pitch + x * texel_bytes();
   }
   // The byte offset of row y's byte xb in a 2D CUDA array: GOBs of 64 bytes x 8 rows (512 bytes), stacked
   // block_height high, blocks left to right; inside a GOB, 16-byte pieces of rows y and y + 1 make each 32-byte sector
   // (the layout Maxwell and later GPUs use for block-linear surfaces, as open-source drivers and emulators document
-  // it; validation/h100/texture_probe3 measured what it implies).
+  // it; validation/h100/texture_probe3 measured what it implies). A 1D array is a row of such GOBs: its 16-byte pieces
+  // are each in a sector of their own (texture_probe3 tex1d).
   std::uint64_t block_linear_offset(std::uint64_t xb, std::uint64_t y) const;
   std::uint64_t array_bytes() const;  // the block-linear storage of a 2D array (whole blocks)
 };

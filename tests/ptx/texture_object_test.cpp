@@ -99,5 +99,28 @@ TEST(TextureObject, IntegerFetchesReadTheTexelOrNothing) {
   EXPECT_EQ(texel_float(n, texel, 3), 0.0f);  // a missing channel (validation/h100/texture_probe2)
 }
 
+
+// A CUDA array's block-linear layout (texture_object.hpp), worked by hand for a 1024 x 1024 float array: GOBs of 64
+// bytes x 8 rows (512 bytes), 16 GOBs a block; inside a GOB a 32-byte sector holds 16 bytes of rows y and y + 1.
+TEST(TextureObject, CudaArraysAreBlockLinear) {
+  TextureObject t = parse("tex(a, f32, (1024, 1024), layout=array)");
+  t.base = 0;
+  EXPECT_EQ(t.texel_address(0, 0), 0u);
+  EXPECT_EQ(t.texel_address(1, 0), 4u);
+  EXPECT_EQ(t.texel_address(0, 1), 16u);   // row 1: the same sector
+  EXPECT_EQ(t.texel_address(4, 0), 32u);   // the next 16 bytes of row 0: the next sector
+  EXPECT_EQ(t.texel_address(0, 2), 64u);   // rows 2-3
+  EXPECT_EQ(t.texel_address(8, 0), 256u);  // bytes 32-63 of the row
+  EXPECT_EQ(t.texel_address(0, 8), 512u);  // the GOB below
+  EXPECT_EQ(t.texel_address(16, 0), 16u * 512u);  // the GOB to the right: after the 16 GOBs of the first block
+  EXPECT_EQ(t.array_bytes(), 4u << 20);
+  // A 1D array is a row of GOBs: each 16-byte piece in a sector of its own.
+  TextureObject l = parse("tex(a, f32, (4096), layout=array)");
+  l.base = 0;
+  EXPECT_EQ(l.texel_address(4, 0), 32u);
+  EXPECT_EQ(l.texel_address(16, 0), 512u);
+  EXPECT_EQ(l.array_bytes(), 4096u * 4u * 8u);
+}
+
 }  // namespace
 }  // namespace warpscope::ptx

@@ -89,5 +89,32 @@ TEST(H100TextureProbe, SecondProbeInterpreterFetchesWhatTheH100Fetched) {
   EXPECT_EQ(checksums, 11u);
 }
 
+
+// CUDA arrays (texture_probe3), predicted with the block-linear layout of open-source drivers (GOBs of 64 bytes x 8
+// rows, a 32-byte sector two 16-byte pieces of rows y and y + 1): 28 of 36 held, every L1 count of the 2D launches
+// among them; a 1D array turned out to be a row of GOBs too (its 16-byte pieces each in a sector of their own, modelled
+// since). The misses are L2 requests: an array's misses go a request a line, not a sector (known entries).
+TEST(H100TextureProbe, CudaArraysAreBlockLinear) {
+  const ValidationReport r = ptx_validation_report("texture_probe3");
+  const ValidationSummary s = summarize(r);
+  EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
+  ASSERT_EQ(r.kernels.size(), 7u);
+  EXPECT_EQ(s.exact_matched, s.exact);
+  EXPECT_EQ(s.exact, 364u);
+  // A warp down a column: each quad's 4 rows are 2 sectors in the block-linear layout (4 in a pitched texture).
+  EXPECT_EQ(hardware_and_model(r, "cols", "l1tex__t_sectors_pipe_tex_mem_texture.sum"), std::make_pair(8192.0, 8192.0));
+  EXPECT_EQ(hardware_and_model(r, "cols", "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum"), std::make_pair(6144.0, 6144.0));
+  EXPECT_EQ(hardware_and_model(r, "tex1d", "lts__t_sectors_srcunit_tex_op_read.sum"), std::make_pair(4096.0, 4096.0));
+  EXPECT_EQ(predictions_held(r, kRoot + "texture_probe3/predicted.txt"), std::make_pair(std::size_t{28}, std::size_t{36}));
+}
+
+TEST(H100TextureProbe, CudaArraysFetchWhatTheH100Fetched) {
+  ProbeReplay p(kRoot + "texture_probe3", "texture_probe3");
+  for (const char* s : {"rows", "tiles", "bilinear"}) p.aliases[s] = "sample2d";
+  const std::size_t checksums = replay_checksums(p, kRoot + "h100/texture_probe3/run.txt");
+  EXPECT_EQ(p.launches, p.script.launches.size());
+  EXPECT_EQ(checksums, 6u);
+}
+
 }  // namespace
 }  // namespace warpscope::test
