@@ -33,7 +33,7 @@ void check(const WarpAccess& a, const ptx::DeviceMemory& memory) {
     return;
   }
   if (!sample_record_ok(a.space, a.op, a.cache)) std::abort();
-  if (a.space == Space::Texture) {  // each texel inside a buffer, or none (a border texel)
+  if (is_texture(a.space)) {  // each texel inside a buffer, or none (a border texel)
     for (int l = 0; l < 32; ++l) {
       const std::uint64_t addr = a.addr[static_cast<std::size_t>(l)];
       if (!a.active.test(l) || addr == kNoTexel) continue;

@@ -24,7 +24,7 @@ using namespace warpscope;
 void check_record(const WarpAccess& r, std::size_t kernels) {
   if (r.kernel >= kernels) std::abort();
   if (r.size != 1 && r.size != 2 && r.size != 4 && r.size != 8 && r.size != 16) std::abort();
-  if (r.space > Space::DShared || r.op > kLastOp || r.cache > CacheOp::Wt) std::abort();
+  if (r.space > kLastSpace || r.op > kLastOp || r.cache > CacheOp::Wt) std::abort();
   if (is_bulk(r.op) && !bulk_record_ok(r)) std::abort();
   if (r.op == Op::GmmaRead && !gmma_record_ok(r)) std::abort();
   if (!sample_record_ok(r.space, r.op, r.cache) || !async_store_record_ok(r.space, r.op, r.cache)) std::abort();

@@ -15,7 +15,12 @@ inline constexpr int kWarpSize = 32;
 // counts such an access as a dshared request of the L1's t-stage with the 32-byte sectors its lanes touch, as a
 // global access, and sends it over the crossbar (validation/h100/cluster_probe). A CTA's own shared memory, however
 // addressed, is Shared.
-enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture, DShared };
+// TexturePitch: texture fetches from a texture of pitch-linear 2D memory (cudaResourceTypePitch2D); Texture: every
+// other texture (linear memory, CUDA arrays). The texture unit sends the first's L1 misses to L2 a request a 32-byte
+// sector, the others' a request a 128-byte line for the instruction (validation/h100/texture_probe2, texture_probe3).
+enum class Space : std::uint8_t { Global, Local, Shared, Const, Texture, DShared, TexturePitch };
+inline constexpr Space kLastSpace = Space::TexturePitch;
+inline constexpr bool is_texture(Space s) { return s == Space::Texture || s == Space::TexturePitch; }
 // LoadMatrix / StoreMatrix: ldmatrix / stmatrix (SASS LDSM / STSM, 7.5+ / 9.0+), shared memory only,
 // 16 bytes per lane: lanes 8m..8m+7 give the row addresses of 8x8 matrix m, so the active lanes are the
 // first 8, 16 or 32 (.x1, .x2, .x4) whatever the warp's mask (docs/PTX.md; validation/h100/matrix_probe).
@@ -61,7 +66,7 @@ enum class CacheOp : std::uint8_t { Default, Ca, Cg, Cs, Lu, Cv, Nc, Wb, Wt };
 
 // What a sample's record (tex, texels) must be: space texture with the default cache operator.
 inline constexpr bool sample_record_ok(Space space, Op op, CacheOp cache) {
-  return !is_texture_sample(op) || (space == Space::Texture && cache == CacheOp::Default);
+  return !is_texture_sample(op) || (is_texture(space) && cache == CacheOp::Default);
 }
 // What an st.async record must be: space dshared with the default cache operator.
 inline constexpr bool async_store_record_ok(Space space, Op op, CacheOp cache) {

@@ -15,9 +15,10 @@ std::optional<E> lookup(const std::array<std::pair<std::string_view, E>, N>& tab
   return std::nullopt;
 }
 
-constexpr std::array<std::pair<std::string_view, Space>, 7> kSpaces{{
+constexpr std::array<std::pair<std::string_view, Space>, 8> kSpaces{{
     {"global", Space::Global}, {"local", Space::Local}, {"shared", Space::Shared},
-    {"const", Space::Const}, {"constant", Space::Const}, {"texture", Space::Texture}, {"dshared", Space::DShared}}};
+    {"const", Space::Const}, {"constant", Space::Const}, {"texture", Space::Texture}, {"dshared", Space::DShared},
+    {"texture_pitch", Space::TexturePitch}}};
 constexpr std::array<std::pair<std::string_view, Op>, 15> kOps{{
     {"ld", Op::Load}, {"load", Op::Load}, {"st", Op::Store}, {"store", Op::Store},
     {"atom", Op::Atomic}, {"red", Op::Reduction}, {"ldsm", Op::LoadMatrix}, {"stsm", Op::StoreMatrix},
@@ -50,6 +51,7 @@ std::string_view to_string(Space s) {
     case Space::Const: return "const";
     case Space::Texture: return "texture";
     case Space::DShared: return "dshared";
+    case Space::TexturePitch: return "texture_pitch";
   }
   return "?";
 }

@@ -319,7 +319,7 @@ template <class Port>
 void MemorySystem::Impl::cached(const WarpAccess& rec, int sm, const InstructionCounts& c, Delta& d, Port& l2port) {
   const bool is_load = rec.op == Op::Load;
   const bool is_atomic = !is_load && rec.op != Op::Store && rec.space != Space::Local;
-  if (rec.space == Space::Texture) d.kind = Kind::ReadOnlyLd;
+  if (is_texture(rec.space)) d.kind = Kind::ReadOnlyLd;
   else if (rec.space == Space::Local) d.kind = is_load ? Kind::LocalLd : Kind::LocalSt;
   else if (is_load) d.kind = c.path == MemoryPath::ReadOnly && !h.nc_counts_as_global ? Kind::ReadOnlyLd : Kind::GlobalLd;
   else d.kind = is_atomic ? Kind::GlobalAtom : Kind::GlobalSt;
@@ -370,7 +370,7 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
     if (auto passes = access_passes(rec, sm, pc_counters, l2port)) return *passes;
   if (rec.op == Op::AsyncCopy) return access_async_copy(rec, sm, pc_counters, l2port);
   if (is_bulk(rec.op)) return access_bulk(rec, sm, pc_counters, l2port);
-  if (rec.space == Space::Texture) return access_texture(rec, sm, pc_counters, l2port);
+  if (is_texture(rec.space)) return access_texture(rec, sm, pc_counters, l2port);
   if (rec.op == Op::GmmaRead) {
     // The tensor cores read a wgmma's operands in 128-byte wavefronts without bank conflicts, on any generation
     // a trace puts them (types.hpp; validation/h100/wgmma_probe: all 25 launches exact).
@@ -401,9 +401,10 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
 
 namespace {
 
-// The L2 reads of a texel fetch's requests, merged per line before they go: the H100 sends a TLD's L1 misses as one
-// L2 request a line, as a global load's, though each of its requests looked its sectors up alone
-// (validation/h100/texture_probe: fetch1d<1>, 4 requests of a sector each, 1 L2 request an instruction).
+// The L2 reads of a texture instruction's requests, merged per line before they go: the H100 sends the L1 misses of a
+// texture of linear memory or of a CUDA array as one L2 request a line, as a global load's, though each of its requests
+// looked its sectors up alone (validation/h100/texture_probe fetch1d<1>: 4 requests of a sector each, 1 L2 request an
+// instruction; texture_probe3: the arrays' rows, 8 sectors in 4 lines, 4 requests).
 template <class Port>
 struct LineMergedReads {
   Port& port;
@@ -430,8 +431,8 @@ struct LineMergedReads {
   }
 };
 
-// The L2 reads of a sample's requests, a request a sector: the H100 sends a TEX quad's misses in a line as one L2
-// request each (validation/h100/texture_probe2 sample_f4: quads of two sectors, 8,192 requests for 8,192 sectors).
+// The L2 reads of a pitch-linear 2D texture's requests, a request a sector: the H100 sends them so even within a line
+// (validation/h100/texture_probe2 sample_f4: quads of two sectors, 8,192 requests for 8,192 sectors; fetch2d_int).
 template <class Port>
 struct SectorReads {
   Port& port;
@@ -474,7 +475,7 @@ InstructionCounts MemorySystem::Impl::access_texture(const WarpAccess& rec, int 
       d.l1 = L1Traffic{1, 1, 1, 1, 1, 0, 0};
     } else {
       const WarpAccess part = rules::texture_request_access(rec, r.lanes);
-      c = rec.op == Op::Load ? sm_side(part, sm, true, d, merged) : sm_side(part, sm, true, d, by_sector);
+      c = rec.space == Space::TexturePitch ? sm_side(part, sm, true, d, by_sector) : sm_side(part, sm, true, d, merged);
     }
     if (i > 0 || !counts_instruction) d.l1.instructions = 0;
     if (texels) d.l1.requests = 0;
@@ -630,7 +631,7 @@ InstructionCounts MemorySystem::Impl::sm_side(const WarpAccess& rec, int sm, boo
       if (c.path == MemoryPath::Dram) {
         // 1.x: no caches; every transaction is DRAM traffic (atomics read and write).
         d.kind = rec.space == Space::Local ? (rec.op == Op::Load ? Kind::LocalLd : Kind::LocalSt)
-                 : rec.op == Op::Load      ? (rec.space == Space::Texture ? Kind::ReadOnlyLd : Kind::GlobalLd)
+                 : rec.op == Op::Load      ? (is_texture(rec.space) ? Kind::ReadOnlyLd : Kind::GlobalLd)
                  : rec.op == Op::Store     ? Kind::GlobalSt
                                            : Kind::GlobalAtom;
         if (rec.op != Op::Store) d.dram_r += c.bytes_moved;

@@ -56,10 +56,10 @@ WarpAccess build_pattern(const PatternSpec& s) {
                      "a pattern of lanes; run the kernel's PTX with warpscope run (docs/PTX.md)");
   if (s.space == Space::Const && s.op != Op::Load)
     throw InputError(fmt::format("--space const is read-only: --op {} is not possible", to_string(s.op)));
-  if (s.space == Space::Texture && s.op != Op::Load && s.op != Op::TexSample)
+  if (is_texture(s.space) && s.op != Op::Load && s.op != Op::TexSample)
     throw InputError(fmt::format("--space texture is read-only: --op ld (a texel fetch, SASS TLD) or tex (a sample, SASS "
                                  "TEX), not {}", to_string(s.op)));
-  if (is_texture_sample(s.op) && s.space != Space::Texture)
+  if (is_texture_sample(s.op) && !is_texture(s.space))
     throw InputError(fmt::format("--op {} is a texture sample: it needs --space texture", to_string(s.op)));
   if (s.op == Op::TexTexels)
     throw InputError("--op texels: a sample's further texels belong to the tex record before them; write both in a text "

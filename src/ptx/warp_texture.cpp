@@ -19,6 +19,7 @@ void Interpreter::Impl::texture_fetch(Cta& c, Warp& w, Frame& f, std::uint32_t p
   std::array<std::array<std::uint64_t, 4>, kWarpSize> texels{};  // per lane its footprint's addresses, kNoTexel: none
   std::array<unsigned, kWarpSize> count{};
   unsigned texel_bytes = 0;
+  int pitched = -1;  // whether the lanes' texture is pitch-linear 2D memory (types.hpp Space::TexturePitch)
   for (std::uint32_t bits = exec; bits; bits &= bits - 1) {
     const int l = std::countr_zero(bits);
     const auto lane = static_cast<std::size_t>(l);
@@ -35,6 +36,10 @@ void Interpreter::Impl::texture_fetch(Cta& c, Warp& w, Frame& f, std::uint32_t p
     if (texel_bytes != 0 && texel_bytes != t.texel_bytes())
       fault(w, in, l, "lanes of one instruction fetch texels of different sizes (textures of different formats)");
     texel_bytes = t.texel_bytes();
+    const int is_pitched = t.dims == 2 && !t.array ? 1 : 0;
+    if (pitched >= 0 && pitched != is_pitched)
+      fault(w, in, l, "lanes of one instruction fetch from pitched and other textures");
+    pitched = is_pitched;
     const auto coord = [&](unsigned k) { return reg(f, at.regs[k], l); };
     TexFootprint fp;
     if (sample) {
@@ -61,7 +66,7 @@ void Interpreter::Impl::texture_fetch(Cta& c, Warp& w, Frame& f, std::uint32_t p
   }
 
   WarpAccess a = record_of(c, w, f, pc);
-  a.space = Space::Texture;
+  a.space = pitched == 1 ? Space::TexturePitch : Space::Texture;
   a.op = sample ? Op::TexSample : Op::Load;
   a.size = static_cast<std::uint8_t>(texel_bytes == 0 ? 4 : texel_bytes);
   a.active = LaneMask(exec);

@@ -219,7 +219,7 @@ std::string access_figure(const WarpAccess& w, const std::vector<const ArchSpec*
                          g.first, g.second, html_escape(names));
     return out;
   }
-  if (w.space == Space::Texture) {
+  if (is_texture(w.space)) {
     WarpAccess texels = w;  // lanes on a border texel (kNoTexel) read nothing
     std::uint32_t mask = w.active.bits();
     for (unsigned l = 0; l < kWarpSize; ++l)

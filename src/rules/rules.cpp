@@ -13,7 +13,7 @@ MemoryPath global_path(const WarpAccess& a, const ArchSpec& arch) {
   // Stores, atomics and reductions are not cached in the SM before 7.0: they
   // invalidate the L1 line and go to L2 in 32 B segments (seed001 "GMEM Writes").
   const bool is_load = a.op == Op::Load || a.op == Op::AsyncCopy;  // a cp.async's global side reads
-  if (a.space == Space::Texture) return MemoryPath::ReadOnly;
+  if (is_texture(a.space)) return MemoryPath::ReadOnly;
   if (a.space == Space::Local) {
     if (arch.rules == RulesFamily::Volta) return MemoryPath::L1;
     return is_load && arch.l1_caches_local ? MemoryPath::L1 : MemoryPath::L2;
@@ -42,7 +42,7 @@ InstructionCounts analyze(const WarpAccess& a, const ArchSpec& arch, const Rules
   if (auto passes = rules::serve_by_passes(
           a, arch, [&](const WarpAccess& pass, bool, bool) { return rules::analyze_at_addresses(pass, arch, options); }))
     return *passes;
-  if (a.space == Space::Texture) return rules::texture_counts(a, arch, options);
+  if (is_texture(a.space)) return rules::texture_counts(a, arch, options);
   if (a.space != Space::Local) return rules::analyze_at_addresses(a, arch, options);
   InstructionCounts total = rules::analyze_at_addresses(rules::local_part(a, 0), arch, options);
   for (int part = 1; part < rules::local_parts(a); ++part)
@@ -73,6 +73,7 @@ InstructionCounts rules::analyze_at_addresses(const WarpAccess& a, const ArchSpe
     case Space::Global:
     case Space::Local:
     case Space::Texture:
+    case Space::TexturePitch:
       break;
   }
   c.path = global_path(a, arch);

@@ -20,7 +20,7 @@ namespace warpscope::rules {
 
 // Whether `a` is served request by request by the texture unit: a texture record on a 7.0+ L1TEX.
 inline bool texture_by_requests(const WarpAccess& a, const ArchSpec& arch) {
-  return a.space == Space::Texture && arch.rules == RulesFamily::Volta;
+  return is_texture(a.space) && arch.rules == RulesFamily::Volta;
 }
 
 // Lanes per request: 4 for a sample (a quad) or a fetch of 16-byte texels, 8 for other fetches.

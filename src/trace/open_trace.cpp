@@ -105,7 +105,7 @@ void check_record(const WarpAccess& r, std::uint32_t kernel_count) {
   if (r.kernel >= kernel_count)
     throw Error(fmt::format("trace record of kernel {} written before begin_kernel declared it ({} kernels so far)",
                             r.kernel, kernel_count));
-  if (r.size == 0 || r.size > 16 || !std::has_single_bit(unsigned{r.size}) || r.space > Space::DShared ||
+  if (r.size == 0 || r.size > 16 || !std::has_single_bit(unsigned{r.size}) || r.space > kLastSpace ||
       r.op > kLastOp || r.cache > CacheOp::Wt)
     throw Error(fmt::format("cannot write a trace record with size {}, space {}, op {}, cache op {}: sizes are 1, "
                             "2, 4, 8 or 16 bytes",

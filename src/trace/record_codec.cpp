@@ -164,11 +164,11 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   if (tag & kTagType) {
     if (end_ - p_ < 2) return fail("the chunk data ends inside a record");
     const std::uint8_t a = p_[0], b = p_[1];
-    if ((a & 7u) > static_cast<unsigned>(Space::DShared) || (a >> 5) > 4 ||
+    if ((a & 7u) > static_cast<unsigned>(kLastSpace) || (a >> 5) > 4 ||
         (b & ~(kTypeMatrix | kTypeAsyncCopy | kTypeBulk | kTypeGmma)) > static_cast<unsigned>(CacheOp::Wt))
       return fail("bad space, size or cache operator code");
     // A texture sample (0x10) or its further texels (0x30): a texture ld with the default cache operator.
-    if ((a & 7u) == static_cast<unsigned>(Space::Texture) && (b & kTypeMatrix) != 0) {
+    if (is_texture(static_cast<Space>(a & 7u)) && (b & kTypeMatrix) != 0) {
       if (((a >> 3) & 3u) != 0 || (b != kTypeTexSample && b != kTypeTexTexels))
         return fail("a texture sample (tex/texels) record that is not a texture load with the default cache operator");
     } else if ((b & kTypeMatrix) != 0) {  // ldmatrix / stmatrix: shared ld / st of 16 bytes, default cache operator
@@ -220,7 +220,7 @@ bool RecordDecoder::decode(PackedAccess& r, std::uint64_t* lanes) {
   r.op = static_cast<Op>((s.type_a >> 3) & 3u);
   if (r.space == Space::DShared && s.type_b == kTypeStoreAsync) {
     r.op = Op::StoreAsync;
-  } else if (r.space == Space::Texture && (s.type_b & kTypeMatrix) != 0) {
+  } else if (is_texture(r.space) && (s.type_b & kTypeMatrix) != 0) {
     r.op = s.type_b == kTypeTexTexels ? Op::TexTexels : Op::TexSample;
   } else {
     if (s.type_b & kTypeMatrix) r.op = r.op == Op::Load ? Op::LoadMatrix : Op::StoreMatrix;

@@ -145,7 +145,7 @@ TEST(NativeFormat, DecoderRefusesMalformedRecords) {
       {bytes({0xc0, 0x00, 0x00}), 1, "bad address mode"},
       {bytes({0x60, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}), 1, "addresses for a record with no active lane"},
       {bytes({0x00, 0x00}), 1, "bad address mode"},  // active lanes but no addresses
-      {bytes({0x10, 0x06, 0x00, 0x00}), 1, "bad space, size or cache operator code"},  // space 6 (5 is dshared)
+      {bytes({0x10, 0x07, 0x00, 0x00}), 1, "bad space, size or cache operator code"},  // space 7 (6 is texture_pitch)
       {bytes({0x10, 0xa0, 0x00, 0x00}), 1, "bad space, size or cache operator code"},
       {bytes({0x10, 0x00, 0x09, 0x00}), 1, "bad space, size or cache operator code"},
       // cp.async bit 0x20 (types.hpp async_copy_record_ok): local space, .cg of 4 B, a store, with 0x10

@@ -38,6 +38,9 @@ TEST_P(TextureTrace, RecordsComeBackUnchanged) {
   records.push_back(texture(Op::TexSample, 4, 0xffffffffu,
                             [](int l) { return l < 16 ? kNoTexel : kBase + 4 * static_cast<std::uint64_t>(l); }));
   records.push_back(texture(Op::TexTexels, 16, 0x0000f00fu, [](int l) { return kBase + 4096 + 16 * static_cast<std::uint64_t>(l); }));
+  WarpAccess pitched = texture(Op::TexSample, 8, 0xffu, [](int l) { return kBase + 8192 + 8 * static_cast<std::uint64_t>(l); });
+  pitched.space = Space::TexturePitch;
+  records.push_back(pitched);
   const auto p = path("texture");
   write_all(p, GetParam(), std::vector<KernelInfo>(1), records);
   expect_same_records(read_all(p).records, records);
@@ -91,7 +94,7 @@ TEST(TextureModel, RequestsOfEightLanesOrQuadsEachLookingItsSectorsUp) {
   EXPECT_EQ(t.requests, 12u + 8u);
   EXPECT_EQ(t.sectors, 20u + 8u);
   EXPECT_EQ(t.sector_hits, 3u + 4u);
-  EXPECT_EQ(m.kernel_counters().l2_read_requests - l2_before, 4u);
+  EXPECT_EQ(m.kernel_counters().l2_read_requests - l2_before, 1u);  // linear memory: a request a line
   // A quad wholly on border texels: a request and a sector, a hit, nothing read; lanes 4-7 in a new sector.
   m.access(texture(Op::TexSample, 4, 0xffu, [](int l) { return l < 4 ? kNoTexel : kBase + 12288 + 4 * static_cast<std::uint64_t>(l); }), 0);
   EXPECT_EQ(t.requests, 20u + 2u);
@@ -102,6 +105,12 @@ TEST(TextureModel, RequestsOfEightLanesOrQuadsEachLookingItsSectorsUp) {
   EXPECT_EQ(t.instructions, 4u);
   EXPECT_EQ(t.requests, 22u);
   EXPECT_EQ(t.sectors, 31u);
+  // The same sample of a pitched texture: its missed sectors go to L2 a request each.
+  WarpAccess pitched = texture(Op::TexSample, 4, 0xffffffffu, [](int l) { return kBase + 65536 + 4 * static_cast<std::uint64_t>(l); });
+  pitched.space = Space::TexturePitch;
+  const std::uint64_t l2_pitched = m.kernel_counters().l2_read_requests;
+  m.access(pitched, 0);
+  EXPECT_EQ(m.kernel_counters().l2_read_requests - l2_pitched, 4u);
 }
 
 // Before 7.0 a texture record is one read-only load of the lanes on a texel (not measured request by request).

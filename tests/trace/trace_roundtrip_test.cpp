@@ -14,7 +14,7 @@
 namespace warpscope::test {
 namespace {
 
-constexpr Space kSpaces[] = {Space::Global, Space::Local, Space::Shared, Space::Const, Space::Texture};
+constexpr Space kSpaces[] = {Space::Global, Space::Local, Space::Shared, Space::Const, Space::Texture, Space::TexturePitch};
 constexpr Op kOps[] = {Op::Load, Op::Store, Op::Atomic, Op::Reduction};
 constexpr std::uint8_t kSizes[] = {1, 2, 4, 8, 16};
 constexpr CacheOp kCacheOps[] = {CacheOp::Default, CacheOp::Ca, CacheOp::Cg, CacheOp::Cs, CacheOp::Lu,
