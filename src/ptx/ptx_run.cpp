@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <set>
 
 #include "core/parse_number.hpp"
 #include "core/splitmix.hpp"
@@ -78,11 +79,26 @@ std::string short_name(const std::string& mangled) {
   return d;
 }
 
+// The parameters whose value the kernel uses as a texture object's handle: loaded from the parameter into a register
+// that a tex instruction names (nvcc's ld.param.u64 %rd1, [k_param_0]; ... tex.2d ... [%rd1, {..}]).
+std::set<std::int32_t> texture_params(const Function& f) {
+  std::set<std::int32_t> handles, out;
+  for (const auto& in : f.code)
+    if (in.op == ptx::Opcode::Tex && in.operands.size() > 1 && in.operands[1].reg >= 0) handles.insert(in.operands[1].reg);
+  for (const auto& in : f.code)
+    if (in.op == ptx::Opcode::Ld && in.space == ptx::StateSpace::Param && in.operands.size() > 1 && in.operands[0].kind == ptx::OperandKind::Reg &&
+        handles.count(in.operands[0].reg) != 0 && in.operands[1].symbol >= 0)
+      out.insert(in.operands[1].symbol);
+  return out;
+}
+
 std::string signature(const Module& m, const Function& f) {
   std::vector<std::string> params;
+  const std::set<std::int32_t> textures = texture_params(f);
   for (auto s : f.params) {
     const auto& v = m.symbols[static_cast<std::size_t>(s)];
-    params.push_back(v.type == Type::B8 && v.size == ptx::kTensorMapBytes ? std::string("b8[128]: tmap(...)")
+    params.push_back(textures.count(s) != 0                                       ? fmt::format("{}: tex(...)", type_name(v.type))
+                     : v.type == Type::B8 && v.size == ptx::kTensorMapBytes ? std::string("b8[128]: tmap(...)")
                      : v.type == Type::B8 && v.size != 1                  ? fmt::format("b8[{}]", v.size)
                                                                           : std::string(type_name(v.type)));
   }

@@ -106,6 +106,29 @@ TEST(CliRun, ClusterKernels) {
   EXPECT_NE(good.out.find("l1tex__t_sectors_pipe_lsu_mem_dshared_op_ld.sum                         2048"), std::string::npos) << good.out;
 }
 
+// Texture objects (validation/texture_probe): --list marks the parameters a kernel uses as texture handles, a tex(...)
+// argument runs the fetches (counted by the texture pipe's names), a bad one names what cudaCreateTextureObject would
+// refuse, and a buffer where a handle belongs stops the kernel with the syntax.
+TEST(CliRun, TextureObjectArguments) {
+  const std::string ptx = WARPSCOPE_SOURCE_DIR "/validation/texture_probe/texture_probe.ptx";
+  const auto list = run_cli("run " + ptx + " --list");
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("sample2d(u64: tex(...), u64, f32, f32, f32)"), std::string::npos) << list.out;
+  const auto good = run_cli("run " + ptx + " --buffer a=4M --buffer out=64K --launch 'fetch1d<1><<<64, 256>>>(tex(a, f32, (1048576)), out)' --arch sm_90 --top 0");
+  ASSERT_EQ(good.exit_code, 0) << good.err;
+  // 512 warps, 4 requests of 8 lanes each, a sector each (the H100's counts).
+  const auto at = good.out.find("l1tex__t_requests_pipe_tex_mem_texture.sum");
+  ASSERT_NE(at, std::string::npos) << good.out;
+  const std::string line = good.out.substr(at, good.out.find('\n', at) - at);
+  EXPECT_EQ(line.substr(line.find_last_of(' ') + 1), "2048") << line;
+  const auto bad = run_cli("run " + ptx + " --buffer a=4M --buffer out=64K --launch 'fetch1d<1><<<1, 32>>>(tex(a+16, f32, (64)), out)'");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("a multiple of 512 bytes"), std::string::npos) << bad.err;
+  const auto handle = run_cli("run " + ptx + " --buffer a=4M --buffer out=64K --launch 'fetch1d<1><<<1, 32>>>(a, out)'");
+  EXPECT_EQ(handle.exit_code, 2);
+  EXPECT_NE(handle.err.find("is not one the run script made"), std::string::npos) << handle.err;
+}
+
 // A CUtensorMap parameter (validation/tma_kernels): --list says it takes tmap(...), a buffer there is refused with
 // the syntax, a bad map names what is wrong, and a good one runs the kernel's tensor copies.
 TEST(CliRun, TensorMapArguments) {
