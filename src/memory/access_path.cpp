@@ -401,14 +401,25 @@ InstructionCounts MemorySystem::Impl::access_record(const WarpAccess& rec, int s
 
 namespace {
 
+// A port that hands every operation but reads to `port` unchanged; the texture ports below change only reads.
+template <class Port>
+struct ReadAdapter {
+  Port& port;
+  static constexpr bool kPrefetch = Port::kPrefetch;
+  void bulk_read(std::uint64_t line, SectorMask s, memory::L2Fill fill, memory::Delta& d) { port.bulk_read(line, s, fill, d); }
+  void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta& d) { port.write(line, b, ef, d); }
+  void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta& d) {
+    port.atomic(line, s, b, reduction, d);
+  }
+};
+
 // The L2 reads of a texture instruction's requests, merged per line before they go: the H100 sends the L1 misses of a
 // texture of linear memory or of a CUDA array as one L2 request a line, as a global load's, though each of its requests
 // looked its sectors up alone (validation/h100/texture_probe fetch1d<1>: 4 requests of a sector each, 1 L2 request an
 // instruction; texture_probe3: the arrays' rows, 8 sectors in 4 lines, 4 requests).
 template <class Port>
-struct LineMergedReads {
-  Port& port;
-  static constexpr bool kPrefetch = Port::kPrefetch;
+struct LineMergedReads : ReadAdapter<Port> {
+  using ReadAdapter<Port>::port;
   std::array<std::pair<std::uint64_t, SectorMask>, kWarpSize * 4> reads{};
   unsigned count = 0;
   bool evict_first = false;
@@ -421,11 +432,6 @@ struct LineMergedReads {
       }
     reads[count++] = {line, s};
   }
-  void bulk_read(std::uint64_t line, SectorMask s, memory::L2Fill fill, memory::Delta& d) { port.bulk_read(line, s, fill, d); }
-  void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta& d) { port.write(line, b, ef, d); }
-  void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta& d) {
-    port.atomic(line, s, b, reduction, d);
-  }
   void flush(memory::Delta& d) {
     for (unsigned i = 0; i < count; ++i) port.read(reads[i].first, reads[i].second, evict_first, d);
   }
@@ -434,17 +440,11 @@ struct LineMergedReads {
 // The L2 reads of a pitch-linear 2D texture's requests, a request a sector: the H100 sends them so even within a line
 // (validation/h100/texture_probe2 sample_f4: quads of two sectors, 8,192 requests for 8,192 sectors; fetch2d_int).
 template <class Port>
-struct SectorReads {
-  Port& port;
-  static constexpr bool kPrefetch = Port::kPrefetch;
+struct SectorReads : ReadAdapter<Port> {
+  using ReadAdapter<Port>::port;
   void read(std::uint64_t line, SectorMask s, bool ef, memory::Delta& d) {
     for (std::uint8_t bits = s.bits(); bits != 0; bits = static_cast<std::uint8_t>(bits & (bits - 1)))
       port.read(line, SectorMask(static_cast<std::uint8_t>(bits & -bits)), ef, d);
-  }
-  void bulk_read(std::uint64_t line, SectorMask s, memory::L2Fill fill, memory::Delta& d) { port.bulk_read(line, s, fill, d); }
-  void write(std::uint64_t line, const LineBytes& b, bool ef, memory::Delta& d) { port.write(line, b, ef, d); }
-  void atomic(std::uint64_t line, SectorMask s, const LineBytes& b, bool reduction, memory::Delta& d) {
-    port.atomic(line, s, b, reduction, d);
   }
 };
 
@@ -461,8 +461,8 @@ InstructionCounts MemorySystem::Impl::access_texture(const WarpAccess& rec, int 
     return c;
   }
   const rules::TextureRequests rs = rules::texture_requests(rec);
-  LineMergedReads<Port> merged{l2port};
-  SectorReads<Port> by_sector{l2port};
+  LineMergedReads<Port> merged{{l2port}};
+  SectorReads<Port> by_sector{{l2port}};
   InstructionCounts total;
   total.path = MemoryPath::ReadOnly;
   for (unsigned i = 0; i < rs.count; ++i) {

@@ -205,4 +205,14 @@ inline ValidationReport ptx_validation_report(const std::string& app) {
   return validate_directory(root + "h100/" + app, db(), o);
 }
 
+// ptx_validation_report(app), checked to pass with all of its `exact` exact counters matching.
+inline ValidationReport passing_ptx_report(const std::string& app, std::size_t exact) {
+  ValidationReport r = ptx_validation_report(app);
+  const ValidationSummary s = summarize(r);
+  EXPECT_TRUE(s.passed()) << (s.failures.empty() ? "" : s.failures.front());
+  EXPECT_EQ(s.exact_matched, s.exact);
+  EXPECT_EQ(s.exact, exact);
+  return r;
+}
+
 }  // namespace warpscope::test
